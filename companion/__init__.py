@@ -1,0 +1,78 @@
+"""The table companion: a phone-first scorekeeper for Black Spy and tracker for Spy."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: the only place one is made."""
+    app = Flask(
+        __name__,
+        instance_path=os.environ.get("COMPANION_INSTANCE", str(ROOT / "instance")),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=os.environ.get(
+            "DATABASE_URL", f"sqlite:///{Path(app.instance_path) / 'companion.sqlite3'}"
+        ),
+        # static urls carry a content hash, so a year of caching never serves stale css
+        SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        WTF_CSRF_TIME_LIMIT=None,
+        COMPRESS_MIMETYPES=[
+            "text/html",
+            "text/css",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "application/manifest+json",
+            "image/svg+xml",
+            "text/csv",
+        ],
+        COMPRESS_ALGORITHM=["br", "gzip"],
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
+
+    from . import assets, black_spy, games, pwa
+    from .extensions import compress, csrf, db, htmx, migrate
+    from .models import configure_sqlite
+
+    db.init_app(app)
+    # batch mode lets alembic alter tables on sqlite, which has no ALTER COLUMN
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    htmx.init_app(app)
+    compress.init_app(app)
+    with app.app_context():
+        configure_sqlite(db.engine)
+
+    assets.init_app(app)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(black_spy.bp)
+    app.register_blueprint(pwa.bp)
+    return app
+
+
+def _instance_secret(app: Flask) -> str:
+    """A secret key made once per install and kept in the instance folder."""
+    path = Path(app.instance_path) / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

@@ -1,0 +1,340 @@
+"""Black Spy games: start one, record, undo and edit deals, export one."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    get_flashed_messages,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.datastructures import MultiDict
+
+from .exchange import BLACK_SPY, export_file
+from .extensions import db, htmx
+from .games import MAX_ROWS, json_download
+from .models import Deal, Game, Seat, player_named
+from .rules import RulesError
+from .rules import black_spy as bs
+
+bp = Blueprint("black_spy", __name__, url_prefix="/black-spy")
+
+POINTS, CARDS = "points", "cards"
+
+
+class ShootQuestion(Exception):
+    """The points allow a shoot: the table must say whether it was one."""
+
+    def __init__(self, candidates: tuple[int, ...]) -> None:
+        super().__init__(candidates)
+        self.candidates = candidates
+
+
+def load(game_id: str) -> Game:
+    game = db.get_or_404(Game, game_id)
+    if game.kind != BLACK_SPY:
+        abort(404)
+    return game
+
+
+@bp.post("/new")
+def create() -> Response | tuple[str, int]:
+    """Seat the players and start a game."""
+    form = request.form
+    names = [form.get(f"player-{row}", "") for row in range(MAX_ROWS)]
+    dealer_row = form.get("first_dealer", "draw")
+    try:
+        end_value = bs.parse_end_value(form.get("end_value"))
+        shoot_rule = {"on": True, "off": False}.get(form.get("shoot_rule", ""))
+        rules = bs.rule_set(
+            form.get("preset", bs.Preset.STANDARD),
+            end_value=end_value,
+            shoot_rule=shoot_rule,
+            first_lead=form.get("first_lead") or None,
+        )
+        first = None if dealer_row == "draw" else _row(dealer_row)
+        setup = bs.new_setup(rules, names, first)
+    except RulesError as error:
+        return (
+            render_template(
+                "games/new.html", rows=MAX_ROWS, presets=bs.PRESETS, values=form, errors=error.errors
+            ),
+            422,
+        )
+    game = Game(
+        kind=BLACK_SPY,
+        preset=rules.preset.value,
+        end_value=end_value,
+        shoot_rule=shoot_rule,
+        first_lead=form.get("first_lead") or None,
+        first_seat=setup.first_dealer,
+    )
+    game.seats = [Seat(position=seat, player=player_named(name)) for seat, name in enumerate(setup.players)]
+    db.session.add(game)
+    db.session.commit()
+    if first is None:
+        flash(f"The draw is made: {setup.players[setup.first_dealer]} deals first.")
+    return redirect(url_for("black_spy.show", game_id=game.id), code=303)
+
+
+def _row(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise RulesError("Pick who deals first.", {"first_dealer": "Pick who deals first."}) from None
+
+
+@bp.get("/<game_id>")
+def show(game_id: str) -> Response:
+    """Show the next deal, the deal form and the scoreboard."""
+    game = load(game_id)
+    mode = CARDS if request.args.get("mode") == CARDS else POINTS
+    return render_game(game, game.state(), mode=mode)
+
+
+@bp.post("/<game_id>/deals")
+def record_deal(game_id: str) -> Response:
+    """Record the next deal, by points or by cards."""
+    game = load(game_id)
+    state = game.state()
+    form = request.form
+    mode = CARDS if form.get("mode") == CARDS else POINTS
+    submission = form.get("submission", "")[:64] or None
+    if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
+        return _after_write(game, "This deal was already recorded; it is counted once.")
+    if state.finished:
+        message = "The game is over: no more deals. Undo the last deal to reopen it."
+        return render_game(game, state, mode=mode, message=message, status=409)
+    posted_number = form.get("number", "")
+    if posted_number and state.next is not None and posted_number != str(state.next.number):
+        return _recorded_elsewhere(game, state, mode)
+    try:
+        entry = entry_from_form(state.setup, form, mode)
+        new_state = bs.record(state.setup, game.entries(), entry)
+    except ShootQuestion as question:
+        return render_game(game, state, mode=mode, values=form, ask_shoot=question.candidates)
+    except RulesError as error:
+        return render_game(game, state, mode=mode, values=form, errors=error.errors, status=422)
+    deal = Deal(number=len(game.deals) + 1, submission_id=submission)
+    deal.set_entry(entry)
+    game.deals.append(deal)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        game = load(game_id)
+        if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
+            return _after_write(game, "This deal was already recorded; it is counted once.")
+        return _recorded_elsewhere(game, game.state(), mode)
+    return _after_write(game, _deal_message(new_state))
+
+
+def _recorded_elsewhere(game: Game, state: bs.GameState, mode: str) -> Response:
+    last = state.deals[-1].number if state.deals else 0
+    message = (
+        f"Deal {last} was just recorded from another phone; here it is. "
+        "Nothing you typed was saved: check the scores below before entering the next deal."
+    )
+    return render_game(game, state, mode=mode, message=message, status=409)
+
+
+def _deal_message(state: bs.GameState) -> str:
+    deal = state.deals[-1]
+    names = state.setup.players
+    text = f"Deal {deal.number} recorded."
+    if deal.shooter is not None:
+        text += f" {names[deal.shooter]} took all 16 black cards: 0 for them, {state.setup.rules.deal_total} for everyone else."
+    if state.finished:
+        text += " The game is over."
+    return text
+
+
+@bp.post("/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    """Remove the last deal; a finished game reopens."""
+    game = load(game_id)
+    if not game.deals:
+        return render_game(game, game.state(), message="There is no deal to undo.", status=409)
+    posted = request.form.get("number", "")
+    last = game.deals[-1]
+    if posted and posted != str(last.number):
+        return render_game(
+            game, game.state(), message=f"The last deal is now deal {last.number}; nothing was undone.", status=409
+        )
+    game.deals.remove(last)
+    db.session.delete(last)
+    db.session.commit()
+    return _after_write(game, f"Deal {last.number} undone.")
+
+
+@bp.route("/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
+    """Change a past deal; every later total, dealer and pass follows."""
+    game = load(game_id)
+    if not 1 <= number <= len(game.deals):
+        abort(404)
+    deal = game.deals[number - 1]
+    state = game.state()
+    if request.method == "GET":
+        mode = request.args.get("mode") or (CARDS if deal.cards is not None else POINTS)
+        return _edit_page(game, state, deal, mode, values=form_values(deal))
+    form = request.form
+    mode = CARDS if form.get("mode") == CARDS else POINTS
+    try:
+        entry = entry_from_form(state.setup, form, mode)
+        bs.edit(state.setup, game.entries(), number - 1, entry)
+    except ShootQuestion as question:
+        return _edit_page(game, state, deal, mode, values=form, ask_shoot=question.candidates)
+    except RulesError as error:
+        return _edit_page(game, state, deal, mode, values=form, errors=error.errors), 422
+    deal.set_entry(entry)
+    db.session.commit()
+    flash(f"Deal {number} changed; every total after it follows.")
+    return redirect(url_for("black_spy.show", game_id=game.id), code=303)
+
+
+def _edit_page(game: Game, state: bs.GameState, deal: Deal, mode: str, **form: Any) -> str:
+    return render_template(
+        "black_spy/edit.html",
+        game=game,
+        state=state,
+        deal=deal,
+        played=state.deals[deal.number - 1],
+        **deal_form_context(state, mode, action=url_for("black_spy.edit_deal", game_id=game.id, number=deal.number),
+                            default_rest=state.deals[deal.number - 1].info.dealer, **form),
+    )
+
+
+@bp.get("/<game_id>/export.json")
+def export(game_id: str) -> Response:
+    """Download this game as a companion/1 file."""
+    game = load(game_id)
+    return json_download(export_file([game]), f"black-spy-{game.id}.json")
+
+
+# --- reading the deal form -----------------------------------------------------------
+
+
+def entry_from_form(setup: bs.Setup, form: Mapping[str, str], mode: str) -> bs.DealEntry:
+    """Turn a posted deal form into a rules entry, or ask about a shoot."""
+    players = setup.players
+    if mode == CARDS:
+        rest_text = form.get("rest", "")
+        rest = None
+        if rest_text not in ("", "none"):
+            try:
+                rest = int(rest_text)
+            except ValueError:
+                raise RulesError("Pick who gets the rest.", {"rest": "Pick who gets the rest."}) from None
+        cards = bs.parse_cards(players, form, rest)
+        return bs.CardsEntry(cards)
+    raw = bs.parse_points(setup.rules, players, [form.get(f"points-{seat}") for seat in range(len(players))])
+    answer = form.get("shoot")
+    candidates = bs.shoot_candidates(setup.rules, raw)
+    if answer is None or answer == "":
+        if candidates:
+            raise ShootQuestion(candidates)
+        return bs.PointsEntry(raw)
+    if answer == "none":
+        return bs.PointsEntry(raw)
+    try:
+        shooter = int(answer)
+    except ValueError:
+        raise RulesError("Say who took all 16 black cards.", {"shooter": "Say who took all 16 black cards."}) from None
+    return bs.PointsEntry(raw, shooter=shooter)
+
+
+def form_values(deal: Deal) -> MultiDict:
+    """A stored deal as the form that would enter it again."""
+    values: MultiDict = MultiDict()
+    if deal.cards is not None:
+        values["mode"] = CARDS
+        values["rest"] = "none"
+        for seat, taken in enumerate(deal.cards):
+            for key in ("black_spies", "low_blacks", "coloured_spies"):
+                values[f"{key}-{seat}"] = str(taken[key])
+            for card in taken["high_blacks"]:
+                values[f"high-{card}"] = str(seat)
+    else:
+        values["mode"] = POINTS
+        for seat, points in enumerate(deal.raw or []):
+            values[f"points-{seat}"] = str(points)
+        if deal.shooter is not None:
+            values["shoot"] = str(deal.shooter)
+    return values
+
+
+# --- rendering -----------------------------------------------------------------------
+
+
+def deal_form_context(
+    state: bs.GameState,
+    mode: str,
+    action: str,
+    default_rest: int | None,
+    values: Mapping[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
+    ask_shoot: tuple[int, ...] = (),
+) -> dict[str, Any]:
+    return {
+        "mode": mode,
+        "action": action,
+        "values": values or {},
+        "errors": errors or {},
+        "ask_shoot": ask_shoot,
+        "default_rest": default_rest,
+        "rules": state.setup.rules,
+        "high_blacks": bs.HIGH_BLACKS,
+        "card_counts": bs.CARD_COUNTS,
+        "submission": uuid.uuid4().hex,
+    }
+
+
+def render_game(
+    game: Game,
+    state: bs.GameState,
+    mode: str = POINTS,
+    message: str | None = None,
+    status: int = 200,
+    **form: Any,
+) -> Response:
+    """The game page, or only its ``#game`` fragment for htmx."""
+    context = {
+        "game": game,
+        "state": state,
+        "messages": [*get_flashed_messages(), *([message] if message else [])],
+        **deal_form_context(
+            state,
+            mode,
+            action=url_for("black_spy.record_deal", game_id=game.id),
+            default_rest=state.next.dealer if state.next else None,
+            **form,
+        ),
+    }
+    # a history-restore request must get the whole page, not the fragment
+    fragment = bool(htmx) and not htmx.history_restore_request
+    template = "black_spy/_game.html" if fragment else "black_spy/game.html"
+    response = make_response(render_template(template, **context), status)
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+def _after_write(game: Game, message: str) -> Response:
+    """After a change: the fragment for htmx, a 303 to the game page otherwise."""
+    db.session.refresh(game)
+    if htmx:
+        return render_game(game, game.state(), message=message)
+    flash(message)
+    return redirect(url_for("black_spy.show", game_id=game.id), code=303)

@@ -1,0 +1,112 @@
+"""The ``companion`` command: serve the app, export and import games.
+
+Every command applies the database migrations first, so each works on a fresh,
+empty database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+from pathlib import Path
+
+import click
+from flask import Flask
+from flask.cli import FlaskGroup, with_appcontext
+from flask_migrate import upgrade
+from sqlalchemy import select
+
+from . import create_app, exchange
+from .extensions import db
+from .models import Game
+
+
+def migrate_database(app: Flask) -> None:
+    with app.app_context():
+        upgrade(directory=app.extensions["migrate"].directory)
+
+
+def lan_addresses() -> list[str]:
+    """This machine's addresses a phone on the same network can reach."""
+    addresses = set()
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            addresses.add(info[4][0])
+    except OSError:
+        pass
+    return sorted(address for address in addresses if not address.startswith("127."))
+
+
+@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=True, add_version_option=False)
+def main() -> None:
+    """The table companion for Black Spy and Spy."""
+
+
+@main.command("serve")
+@click.option("--host", default=lambda: os.environ.get("HOST", "0.0.0.0"), show_default="0.0.0.0 or $HOST")
+@click.option("--port", default=lambda: int(os.environ.get("PORT", "8000")), type=int, show_default="8000 or $PORT")
+@click.option("--threads", default=8, type=int, show_default=True)
+@with_appcontext
+def serve(host: str, port: int, threads: int) -> None:
+    """Apply migrations and serve the app with waitress."""
+    from flask import current_app
+    from waitress import serve as waitress_serve
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    upgrade(directory=app.extensions["migrate"].directory)
+    click.echo(f"Companion serving on http://{host}:{port}/")
+    if host in ("0.0.0.0", "::"):
+        click.echo(f"  on this machine: http://127.0.0.1:{port}/")
+        for address in lan_addresses():
+            click.echo(f"  from a phone on the same network: http://{address}:{port}/")
+    sys.stdout.flush()
+    waitress_serve(app, host=host, port=port, threads=threads, ident="companion")
+
+
+@main.command("export")
+@click.option("--game", "game_id", help="Export only this game (its id from the game's url).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
+@with_appcontext
+def export_command(game_id: str | None, output: Path | None) -> None:
+    """Write games as a companion/1 JSON file."""
+    from flask import current_app
+
+    upgrade(directory=current_app.extensions["migrate"].directory)
+    if game_id:
+        game = db.session.get(Game, game_id)
+        if game is None:
+            raise click.ClickException(f"No game with id {game_id}.")
+        games = [game]
+    else:
+        games = list(db.session.scalars(select(Game).order_by(Game.created_at)))
+    text = json.dumps(exchange.export_file(games), indent=2, ensure_ascii=False) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"Exported {len(games)} game(s) to {output}.", err=True)
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@with_appcontext
+def import_command(file: Path) -> None:
+    """Add the games of a companion/1 JSON file: all of them, or none."""
+    from flask import current_app
+
+    upgrade(directory=current_app.extensions["migrate"].directory)
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise click.ClickException(f"{file} is not JSON: {error}") from None
+    try:
+        games = exchange.import_file(data)
+    except exchange.ImportRefused as refused:
+        db.session.rollback()
+        click.echo(f"Nothing was imported from {file}:", err=True)
+        for problem in refused.problems:
+            click.echo(f"  {problem}", err=True)
+        sys.exit(1)
+    click.echo(f"Imported {len(games)} game(s) from {file}.")

@@ -1,0 +1,322 @@
+"""The ``companion/1`` file: every game's inputs, with what they derive beside them.
+
+Export writes inputs at a game's top level and derived figures under ``"derived"``.
+Import ignores ``"derived"``, replays the inputs through the rules, and writes
+nothing unless every game in the file is valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from .extensions import db
+from .models import Deal, Game, Seat, cards_from_json, cards_to_json, player_named, utcnow
+from .rules import RulesError
+from .rules import black_spy as bs
+
+FORMAT = "companion/1"
+BLACK_SPY = "black-spy"
+
+
+class ImportRefused(ValueError):
+    """A file that cannot be imported; ``problems`` names each game and deal at fault."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+def _timestamp(moment: datetime) -> str:
+    return moment.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z")
+
+
+def export_file(games: Iterable[Game]) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "exported_at": _timestamp(utcnow()),
+        "games": [game_to_json(game) for game in games],
+    }
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    names = game.player_names
+    state = game.state()
+    rules = state.setup.rules
+    deals = []
+    for deal in game.deals:
+        if deal.cards is not None:
+            deals.append({"cards": dict(zip(names, deal.cards, strict=True)), "shooter": None})
+        else:
+            shooter = None if deal.shooter is None else names[deal.shooter]
+            deals.append({"raw": dict(zip(names, deal.raw or [], strict=True)), "shooter": shooter})
+    return {
+        "id": game.id,
+        "kind": BLACK_SPY,
+        "rules": {
+            "preset": game.preset,
+            "end_value": game.end_value,
+            "shoot_rule": game.shoot_rule,
+            "first_lead": game.first_lead,
+        },
+        "players": list(names),
+        "first_dealer": names[game.first_seat],
+        "created_at": _timestamp(game.created_at),
+        "deals": deals,
+        "derived": derived_json(state, rules),
+    }
+
+
+def derived_json(state: bs.GameState, rules: bs.RuleSet) -> dict[str, Any]:
+    names = state.setup.players
+
+    def by_name(values: Sequence[int]) -> dict[str, int]:
+        return dict(zip(names, values, strict=True))
+
+    nxt = state.next
+    return {
+        "end_value": state.end_value,
+        "deal_total": rules.deal_total,
+        "finished": state.finished,
+        "winners": [names[seat] for seat in state.winners],
+        "totals": by_name(state.totals),
+        "deals": [
+            {
+                "number": deal.number,
+                "dealer": names[deal.info.dealer],
+                "pass": deal.info.pass_.value,
+                "raw": by_name(deal.raw),
+                "shooter": None if deal.shooter is None else names[deal.shooter],
+                "scores": by_name(deal.scores),
+                "totals": by_name(deal.totals),
+            }
+            for deal in state.deals
+        ],
+        "next": None
+        if nxt is None
+        else {
+            "number": nxt.number,
+            "dealer": names[nxt.dealer],
+            "pass": nxt.pass_.value,
+            "cards_each": nxt.cards_each,
+        },
+    }
+
+
+# --- import ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """One game of a file, checked against the rules and ready to store."""
+
+    id: str | None
+    created_at: datetime | None
+    preset: str
+    end_value: int | None
+    shoot_rule: bool | None
+    first_lead: str | None
+    setup: bs.Setup
+    entries: tuple[bs.DealEntry, ...]
+
+
+class _Bad(ValueError):
+    pass
+
+
+def _int(value: Any, what: str) -> int:
+    # json true/false are ints to python; a count is never a boolean
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Bad(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _optional(value: Any, kind: type, what: str) -> Any:
+    if value is None:
+        return None
+    if kind is int:
+        return _int(value, what)
+    if not isinstance(value, kind):
+        raise _Bad(f"{what} must be {kind.__name__} or null, not {value!r}")
+    return value
+
+
+def _parse_entry(deal: Any, players: tuple[str, ...]) -> bs.DealEntry:
+    if not isinstance(deal, dict):
+        raise _Bad("a deal must be an object")
+    if "cards" in deal and deal["cards"] is not None:
+        cards = deal["cards"]
+        if not isinstance(cards, dict) or set(cards) != set(players):
+            raise _Bad(f"cards must name exactly the players {list(players)}")
+        taken = []
+        for name in players:
+            row = cards[name]
+            if not isinstance(row, dict):
+                raise _Bad(f"{name}'s cards must be an object")
+            high = row.get("high_blacks", [])
+            if not isinstance(high, list):
+                raise _Bad(f"{name}'s high_blacks must be a list")
+            taken.append(
+                cards_from_json(
+                    {
+                        "black_spies": _int(row.get("black_spies", 0), f"{name}'s black_spies"),
+                        "low_blacks": _int(row.get("low_blacks", 0), f"{name}'s low_blacks"),
+                        "high_blacks": [_int(card, f"{name}'s high black") for card in high],
+                        "coloured_spies": _int(row.get("coloured_spies", 0), f"{name}'s coloured_spies"),
+                    }
+                )
+            )
+        return bs.CardsEntry(tuple(taken))
+    raw = deal.get("raw")
+    if not isinstance(raw, dict) or set(raw) != set(players):
+        raise _Bad(f"raw must name exactly the players {list(players)}")
+    shooter = deal.get("shooter")
+    if shooter is not None and shooter not in players:
+        raise _Bad(f"the shooter {shooter!r} is not a player")
+    return bs.PointsEntry(
+        raw=tuple(_int(raw[name], f"{name}'s points") for name in players),
+        shooter=None if shooter is None else players.index(shooter),
+    )
+
+
+def _parse_black_spy(data: dict[str, Any]) -> GameInput:
+    rules_data = data.get("rules", {})
+    if not isinstance(rules_data, dict):
+        raise _Bad("rules must be an object")
+    preset = rules_data.get("preset", "standard")
+    if not isinstance(preset, str):
+        raise _Bad("rules.preset must be a string")
+    end_value = _optional(rules_data.get("end_value"), int, "rules.end_value")
+    shoot_rule = _optional(rules_data.get("shoot_rule"), bool, "rules.shoot_rule")
+    first_lead = _optional(rules_data.get("first_lead"), str, "rules.first_lead")
+    rules = bs.rule_set(preset, end_value=end_value, shoot_rule=shoot_rule, first_lead=first_lead)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise _Bad("players must be a list of names")
+    dealer = data.get("first_dealer")
+    if dealer not in players:
+        raise _Bad(f"the first dealer {dealer!r} is not one of the players")
+    setup = bs.new_setup(rules, players, players.index(dealer))
+    if setup.players != tuple(players):
+        raise _Bad("player names must be trimmed and distinct")
+    deals = data.get("deals", [])
+    if not isinstance(deals, list):
+        raise _Bad("deals must be a list")
+    entries = []
+    for number, deal in enumerate(deals, start=1):
+        try:
+            entries.append(_parse_entry(deal, setup.players))
+        except _Bad as error:
+            raise _Bad(f"deal {number}: {error}") from None
+    bs.replay(setup, entries)  # raises, naming the deal, if any deal breaks the rules
+    return GameInput(
+        id=_parse_id(data.get("id")),
+        created_at=_parse_time(data.get("created_at")),
+        preset=rules.preset.value,
+        end_value=end_value,
+        shoot_rule=shoot_rule,
+        first_lead=first_lead,
+        setup=setup,
+        entries=tuple(entries),
+    )
+
+
+def _parse_id(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 4 <= len(value) <= 32 or not value.isascii() or not value.isalnum():
+        raise _Bad(f"id must be 4 to 32 letters and digits, not {value!r}")
+    return value
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _Bad("created_at must be an ISO 8601 time")
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise _Bad(f"created_at {value[:40]!r} is not an ISO 8601 time") from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def parse_file(data: Any) -> list[GameInput]:
+    """Check a whole file; raise :class:`ImportRefused` listing every bad game."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRefused([f'This is not a {FORMAT} file (its "format" must be "{FORMAT}").'])
+    games = data.get("games")
+    if not isinstance(games, list):
+        raise ImportRefused(['The file has no "games" list.'])
+    problems: list[str] = []
+    parsed: list[GameInput] = []
+    seen: set[str] = set()
+    for index, game in enumerate(games, start=1):
+        label = f"Game {index}"
+        if isinstance(game, dict) and isinstance(game.get("id"), str):
+            label += f" ({game['id'][:32]})"
+        try:
+            if not isinstance(game, dict):
+                raise _Bad("a game must be an object")
+            if game.get("kind", BLACK_SPY) != BLACK_SPY:
+                raise _Bad(f"unknown kind {game.get('kind')!r}")
+            item = _parse_black_spy(game)
+        except (_Bad, RulesError) as error:
+            problems.append(f"{label}: {error}")
+            continue
+        if item.id is not None:
+            if item.id in seen:
+                problems.append(f"{label}: the id {item.id} appears twice in the file")
+            seen.add(item.id)
+        parsed.append(item)
+    if not problems:
+        ids = [item.id for item in parsed if item.id is not None]
+        if ids:
+            taken = set(db.session.scalars(select(Game.id).where(Game.id.in_(ids))))
+            problems += [f"Game {game_id}: a game with this id is already here" for game_id in sorted(taken)]
+    if problems:
+        raise ImportRefused(problems)
+    return parsed
+
+
+def store(items: Sequence[GameInput]) -> list[Game]:
+    """Write checked games in one transaction."""
+    games = []
+    for item in items:
+        game = Game(
+            kind=BLACK_SPY,
+            preset=item.preset,
+            end_value=item.end_value,
+            shoot_rule=item.shoot_rule,
+            first_lead=item.first_lead,
+            first_seat=item.setup.first_dealer,
+        )
+        if item.id is not None:
+            game.id = item.id
+        if item.created_at is not None:
+            game.created_at = item.created_at
+        game.seats = [
+            Seat(position=position, player=player_named(name))
+            for position, name in enumerate(item.setup.players)
+        ]
+        for number, entry in enumerate(item.entries, start=1):
+            deal = Deal(number=number)
+            deal.set_entry(entry)
+            game.deals.append(deal)
+        db.session.add(game)
+        games.append(game)
+    db.session.commit()
+    return games
+
+
+def import_file(data: Any) -> list[Game]:
+    return store(parse_file(data))
+
+
+__all__ = ["FORMAT", "ImportRefused", "cards_to_json", "export_file", "game_to_json", "import_file", "parse_file"]

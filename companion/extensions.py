@@ -1,0 +1,19 @@
+"""Flask extensions, created unbound and bound to an app in create_app."""
+
+from flask_compress import Compress
+from flask_htmx import HTMX
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+htmx = HTMX()
+csrf = CSRFProtect()
+compress = Compress()

@@ -1,0 +1,79 @@
+"""The list of games, starting one, and moving all of them in and out as a file."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from sqlalchemy import select
+
+from . import exchange
+from .extensions import db
+from .models import Game
+from .rules import black_spy as bs
+
+bp = Blueprint("games", __name__)
+
+MAX_ROWS = bs.STANDARD.max_players
+
+
+@bp.get("/")
+def index() -> str:
+    """List games in progress first, then finished ones, newest first."""
+    games = db.session.scalars(select(Game).order_by(Game.created_at.desc())).all()
+    listed = [(game, game.state()) for game in games]
+    in_progress = [item for item in listed if not item[1].finished]
+    finished = [item for item in listed if item[1].finished]
+    return render_template("games/index.html", in_progress=in_progress, finished=finished)
+
+
+@bp.get("/new")
+def new() -> str:
+    """Show the form that starts a game."""
+    return render_template(
+        "games/new.html",
+        rows=MAX_ROWS,
+        presets=bs.PRESETS,
+        values={},
+        errors={},
+    )
+
+
+@bp.get("/export.json")
+def export_all() -> Response:
+    """Download every game as one companion/1 file."""
+    games = db.session.scalars(select(Game).order_by(Game.created_at)).all()
+    return json_download(exchange.export_file(games), "companion-games.json")
+
+
+@bp.post("/import")
+def import_games() -> Response | tuple[str, int]:
+    """Add the games of an uploaded companion/1 file, all or none."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return _import_refused(["Choose a companion/1 .json file to import."])
+    try:
+        data = json.loads(upload.read().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        return _import_refused([f"This file is not JSON: {error}."])
+    try:
+        games = exchange.import_file(data)
+    except exchange.ImportRefused as refused:
+        db.session.rollback()
+        return _import_refused(refused.problems)
+    plural = "" if len(games) == 1 else "s"
+    flash(f"Imported {len(games)} game{plural}.")
+    return redirect(url_for("games.index"), code=303)
+
+
+def _import_refused(problems: list[str]) -> tuple[str, int]:
+    return render_template("games/import_refused.html", problems=problems), 422
+
+
+def json_download(payload: dict, filename: str) -> Response:
+    response = Response(
+        json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
+        mimetype="application/json",
+    )
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

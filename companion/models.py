@@ -1,0 +1,164 @@
+"""Typed models. Rows hold what the table entered; everything else is derived."""
+
+from __future__ import annotations
+
+import secrets
+import string
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+from .rules import black_spy as bs
+
+PUBLIC_ID_ALPHABET = string.ascii_letters + string.digits
+PUBLIC_ID_LENGTH = 10
+
+
+def new_public_id() -> str:
+    """An unguessable id for a game's urls (62^10, about 8e17 of them)."""
+    return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(PUBLIC_ID_LENGTH))
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(bs.MAX_NAME_LENGTH), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_public_id)
+    kind: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # black spy's rule set: the preset and the table's house rules (None = the preset's)
+    preset: Mapped[str | None] = mapped_column(String(16))
+    end_value: Mapped[int | None]
+    shoot_rule: Mapped[bool | None]
+    first_lead: Mapped[str | None] = mapped_column(String(16))
+    # the seat that deals (black spy) or plays (spy) first
+    first_seat: Mapped[int]
+    # bumped on every change, so an edit sent from an out-of-date page can be refused
+    version: Mapped[int] = mapped_column(default=1)
+
+    seats: Mapped[list[Seat]] = relationship(
+        order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
+    )
+    deals: Mapped[list[Deal]] = relationship(
+        order_by="Deal.number", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(seat.player.name for seat in self.seats)
+
+    def rules(self) -> bs.RuleSet:
+        return bs.rule_set(
+            self.preset or bs.Preset.STANDARD,
+            end_value=self.end_value,
+            shoot_rule=self.shoot_rule,
+            first_lead=self.first_lead,
+        )
+
+    def setup(self) -> bs.Setup:
+        return bs.Setup(rules=self.rules(), players=self.player_names, first_dealer=self.first_seat)
+
+    def entries(self) -> list[bs.DealEntry]:
+        return [deal.entry() for deal in self.deals]
+
+    def state(self) -> bs.GameState:
+        return bs.replay(self.setup(), self.entries())
+
+
+class Seat(db.Model):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Deal(db.Model):
+    """One deal as the table entered it: raw points, or the cards each player took."""
+
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    # raw points by seat, for a deal entered by points
+    raw: Mapped[list[int] | None] = mapped_column(JSON)
+    # per seat {"black_spies", "low_blacks", "high_blacks", "coloured_spies"}, by cards
+    cards: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    # the seat the table said took all 16 black cards (points entry only)
+    shooter: Mapped[int | None]
+    # one per form shown: a replayed or double-tapped post is recorded once
+    submission_id: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def entry(self) -> bs.DealEntry:
+        if self.cards is not None:
+            return bs.CardsEntry(tuple(cards_from_json(taken) for taken in self.cards))
+        return bs.PointsEntry(raw=tuple(self.raw or ()), shooter=self.shooter)
+
+    def set_entry(self, entry: bs.DealEntry) -> None:
+        if isinstance(entry, bs.CardsEntry):
+            self.cards = [cards_to_json(taken) for taken in entry.cards]
+            self.raw, self.shooter = None, None
+        else:
+            self.raw, self.shooter, self.cards = list(entry.raw), entry.shooter, None
+
+
+def cards_to_json(taken: bs.Cards) -> dict[str, Any]:
+    return {
+        "black_spies": taken.black_spies,
+        "low_blacks": taken.low_blacks,
+        "high_blacks": sorted(taken.high_blacks),
+        "coloured_spies": taken.coloured_spies,
+    }
+
+
+def cards_from_json(data: dict[str, Any]) -> bs.Cards:
+    return bs.Cards(
+        black_spies=data["black_spies"],
+        low_blacks=data["low_blacks"],
+        high_blacks=frozenset(data["high_blacks"]),
+        coloured_spies=data["coloured_spies"],
+    )
+
+
+def player_named(name: str) -> Player:
+    """The known player of that name, made if new: players persist across games."""
+    player = db.session.scalar(select(Player).where(Player.name == name))
+    if player is None:
+        player = Player(name=name)
+        db.session.add(player)
+    return player
+
+
+def configure_sqlite(engine: Engine) -> None:
+    """WAL, a busy timeout and foreign keys on every SQLite connection."""
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()

@@ -1,0 +1,58 @@
+"""What makes the companion installable: the manifest, the service worker, the offline page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, render_template, url_for
+
+from .assets import HTMX_FILE, asset_url, file_version
+
+bp = Blueprint("pwa", __name__)
+
+# the app shell the service worker keeps for offline use
+SHELL = ("css/app.css", "js/app.js", HTMX_FILE, "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """Describe the app to the phone that installs it."""
+    data = {
+        "id": url_for("games.index"),
+        "name": "Companion for Black Spy and Spy",
+        "short_name": "Companion",
+        "description": "The score pad for Black Spy and the table tracker for Spy, on the phone at the table.",
+        "start_url": url_for("games.index"),
+        "scope": url_for("games.index"),
+        "display": "standalone",
+        "orientation": "portrait",
+        "theme_color": "#1f3b2d",
+        "background_color": "#f6f3ee",
+        "icons": [
+            {"src": asset_url("icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
+            {"src": asset_url("icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
+            {"src": asset_url("icons/maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+        ],
+    }
+    response = current_app.response_class(
+        current_app.json.dumps(data), mimetype="application/manifest+json"
+    )
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """Serve the service worker from the root, so its scope is the whole app."""
+    shell = [asset_url(name) for name in SHELL] + [url_for("pwa.offline")]
+    version = "-".join(file_version(name) for name in SHELL)[:64]
+    body = render_template("pwa/sw.js", shell=shell, version=version, offline=url_for("pwa.offline"))
+    response = current_app.response_class(body, mimetype="text/javascript")
+    # the browser must always check for a new worker; that is how a new version arrives
+    response.cache_control.no_cache = True
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """Say the connection is gone, when the service worker has nothing better."""
+    return render_template("pwa/offline.html")

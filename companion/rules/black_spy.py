@@ -1,0 +1,753 @@
+"""Black Spy: rule sets, deal scoring and validation, seating order, standings, the end.
+
+A game is its inputs (the seating, the first dealer, the rule set and one entry per
+deal); :func:`replay` folds the rules over them to derive everything else.
+
+Seats are numbered from 0 in clockwise order; "left" is the next seat clockwise.
+
+>>> rules = STANDARD
+>>> rules.deal_total, rules.min_raw, rules.max_raw
+(60, -20, 80)
+>>> game = replay(Setup(rules, ("Ana", "Ben", "Cy", "Dee"), first_dealer=1), [])
+>>> game.next.dealer, game.next.pass_.value, game.next.cards_each
+(1, 'left', 15)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+
+from . import RulesError
+
+MAX_NAME_LENGTH = 40
+MAX_END_VALUE = 10_000
+
+# the deck never changes between rule sets; only what its cards are worth does
+DECK_SIZE = 60
+BLACK_SPIES = 6  # the black 7 and five extra black 7s
+LOW_BLACKS = 6  # black 1 to 6
+HIGH_BLACKS = (8, 9, 10, 11)
+COLOURED_SPIES = 4
+BLACK_CARDS = BLACK_SPIES + LOW_BLACKS + len(HIGH_BLACKS)
+
+
+class Pass(StrEnum):
+    LEFT = "left"
+    RIGHT = "right"
+    ACROSS = "across"
+
+    def receiver(self, seat: int, players: int) -> int:
+        """The seat that ``seat`` passes its three cards to."""
+        step = {Pass.LEFT: 1, Pass.RIGHT: -1, Pass.ACROSS: 2}[self]
+        return (seat + step) % players
+
+
+class FirstLead(StrEnum):
+    RED_ONE = "red-one"
+    DEALER_LEFT = "dealer-left"
+    DEALER_RIGHT = "dealer-right"
+
+
+class Preset(StrEnum):
+    STANDARD = "standard"
+    CLASSIC = "classic"
+
+
+def _frozen(mapping: Mapping) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSet:
+    """Everything a table agrees on before the first deal."""
+
+    preset: Preset
+    low_black_points: int
+    black_spy_points: int
+    high_black_points: Mapping[int, int]
+    coloured_spy_points: int
+    pass_cycles: Mapping[int, tuple[Pass, ...]]
+    end_values: Mapping[int, int]
+    first_lead: FirstLead
+    shoot_rule: bool
+    custom_end_value: int | None = None
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(sorted(self.end_values))
+
+    @property
+    def min_players(self) -> int:
+        return self.player_counts[0]
+
+    @property
+    def max_players(self) -> int:
+        return self.player_counts[-1]
+
+    @property
+    def black_points(self) -> int:
+        """What all 16 black cards are worth together."""
+        return (
+            LOW_BLACKS * self.low_black_points
+            + BLACK_SPIES * self.black_spy_points
+            + sum(self.high_black_points.values())
+        )
+
+    @property
+    def deal_total(self) -> int:
+        """What every deal adds up to across the table."""
+        return self.black_points + COLOURED_SPIES * self.coloured_spy_points
+
+    @property
+    def min_raw(self) -> int:
+        return COLOURED_SPIES * min(0, self.coloured_spy_points)
+
+    @property
+    def max_raw(self) -> int:
+        return self.black_points + COLOURED_SPIES * max(0, self.coloured_spy_points)
+
+    @property
+    def shoot_threshold(self) -> int:
+        """The lowest raw score of a player who took all 16 black cards."""
+        return self.black_points + COLOURED_SPIES * min(0, self.coloured_spy_points)
+
+    def end_value(self, players: int) -> int:
+        if self.custom_end_value is not None:
+            return self.custom_end_value
+        return self.end_values[players]
+
+    def cards_each(self, players: int) -> int:
+        return DECK_SIZE // players
+
+    def pass_for(self, players: int, deal_number: int) -> Pass:
+        cycle = self.pass_cycles[players]
+        return cycle[(deal_number - 1) % len(cycle)]
+
+    def first_leader(self, players: int, dealer: int) -> int | None:
+        """The seat that leads the first trick, or None for "whoever holds the Red 1"."""
+        if self.first_lead is FirstLead.DEALER_LEFT:
+            return (dealer + 1) % players
+        if self.first_lead is FirstLead.DEALER_RIGHT:
+            return (dealer - 1) % players
+        return None
+
+    def pass_groups(self) -> tuple[tuple[tuple[Pass, ...], tuple[int, ...]], ...]:
+        """Each distinct pass cycle with the player counts that use it."""
+        groups: dict[tuple[Pass, ...], list[int]] = {}
+        for players in self.player_counts:
+            groups.setdefault(self.pass_cycles[players], []).append(players)
+        return tuple((cycle, tuple(counts)) for cycle, counts in groups.items())
+
+    def with_house_rules(
+        self,
+        end_value: int | None = None,
+        shoot_rule: bool | None = None,
+        first_lead: FirstLead | None = None,
+    ) -> RuleSet:
+        """This rule set with the table's own changes; None keeps the preset's."""
+        return replace(
+            self,
+            custom_end_value=end_value,
+            shoot_rule=self.shoot_rule if shoot_rule is None else shoot_rule,
+            first_lead=self.first_lead if first_lead is None else first_lead,
+        )
+
+
+STANDARD = RuleSet(
+    preset=Preset.STANDARD,
+    low_black_points=1,
+    black_spy_points=10,
+    high_black_points=_frozen({8: 2, 9: 3, 10: 4, 11: 5}),
+    coloured_spy_points=-5,
+    pass_cycles=_frozen(
+        {
+            3: (Pass.LEFT, Pass.RIGHT),
+            4: (Pass.LEFT, Pass.RIGHT, Pass.ACROSS),
+            5: (Pass.LEFT, Pass.RIGHT),
+            6: (Pass.LEFT, Pass.RIGHT),
+        }
+    ),
+    end_values=_frozen({3: 200, 4: 150, 5: 120, 6: 100}),
+    first_lead=FirstLead.RED_ONE,
+    shoot_rule=True,
+)
+
+CLASSIC = RuleSet(
+    preset=Preset.CLASSIC,
+    low_black_points=1,
+    black_spy_points=10,
+    high_black_points=_frozen({8: 2, 9: 3, 10: 4, 11: 5}),
+    coloured_spy_points=0,
+    pass_cycles=_frozen({n: (Pass.LEFT,) for n in (3, 4, 5, 6)}),
+    end_values=_frozen({n: 200 for n in (3, 4, 5, 6)}),
+    first_lead=FirstLead.DEALER_LEFT,
+    shoot_rule=False,
+)
+
+PRESETS: Mapping[Preset, RuleSet] = _frozen({Preset.STANDARD: STANDARD, Preset.CLASSIC: CLASSIC})
+
+
+def rule_set(
+    preset: str,
+    end_value: int | None = None,
+    shoot_rule: bool | None = None,
+    first_lead: str | None = None,
+) -> RuleSet:
+    """The preset named ``preset`` with the table's house rules applied."""
+    errors = {}
+    try:
+        base = PRESETS[Preset(preset)]
+    except ValueError:
+        errors["preset"] = f"Unknown rule set {preset!r}: choose standard or classic."
+        base = STANDARD
+    if end_value is not None and not 1 <= end_value <= MAX_END_VALUE:
+        errors["end_value"] = f"The end value must be between 1 and {MAX_END_VALUE}."
+    lead = None
+    if first_lead is not None:
+        try:
+            lead = FirstLead(first_lead)
+        except ValueError:
+            errors["first_lead"] = f"Unknown first lead {first_lead!r}."
+    if errors:
+        raise RulesError(next(iter(errors.values())), errors)
+    return base.with_house_rules(end_value=end_value, shoot_rule=shoot_rule, first_lead=lead)
+
+
+def parse_end_value(text: str | None) -> int | None:
+    """A house-rule end value typed by the table; blank means the preset's."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise RulesError("The end value must be a whole number.", {"end_value": "The end value must be a whole number."}) from None
+    if not 1 <= value <= MAX_END_VALUE:
+        message = f"The end value must be between 1 and {MAX_END_VALUE}."
+        raise RulesError(message, {"end_value": message})
+    return value
+
+
+# --- seating -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Who sits where, who deals first, and the rules they play."""
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    first_dealer: int
+
+    @property
+    def size(self) -> int:
+        return len(self.players)
+
+    def seat_of(self, name: str) -> int:
+        return self.players.index(name)
+
+
+def new_setup(
+    rules: RuleSet,
+    names: Sequence[str],
+    first_dealer: int | None,
+    rng: random.Random | None = None,
+) -> Setup:
+    """Seat the named players in the order given, blank rows left out.
+
+    ``first_dealer`` is the row (in ``names``) of whoever won the draw, or None for
+    the companion to draw: ties are redrawn until one is highest, so a uniform pick
+    of one player is the same thing.
+
+    >>> new_setup(STANDARD, [" Ana ", "", "Ben", "Cy"], first_dealer=2).players
+    ('Ana', 'Ben', 'Cy')
+    >>> new_setup(STANDARD, ["Ana", "ana", "Cy"], first_dealer=0)
+    Traceback (most recent call last):
+    ...
+    companion.rules.RulesError: Two players are called ana.
+    """
+    errors: dict[str, str] = {}
+    seated: list[str] = []
+    rows: dict[int, int] = {}
+    seen: dict[str, int] = {}
+    for row, raw in enumerate(names):
+        name = " ".join(raw.split())
+        if not name:
+            continue
+        if len(name) > MAX_NAME_LENGTH:
+            errors[f"player-{row}"] = f"A name can be at most {MAX_NAME_LENGTH} characters."
+        elif name.casefold() in seen:
+            errors[f"player-{row}"] = f"Two players are called {name}."
+        seen[name.casefold()] = row
+        rows[row] = len(seated)
+        seated.append(name)
+    if not errors and not rules.min_players <= len(seated) <= rules.max_players:
+        errors["players"] = (
+            f"Black Spy is for {rules.min_players} to {rules.max_players} players; "
+            f"{len(seated)} named."
+        )
+    if first_dealer is not None and first_dealer not in rows:
+        errors["first_dealer"] = "The first dealer must be one of the named players."
+    if errors:
+        raise RulesError(next(iter(errors.values())), errors)
+    dealer = draw_first_dealer(len(seated), rng) if first_dealer is None else rows[first_dealer]
+    return Setup(rules=rules, players=tuple(seated), first_dealer=dealer)
+
+
+# --- what each deal is worth ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The scoring cards one player took in a deal."""
+
+    black_spies: int = 0
+    low_blacks: int = 0
+    high_blacks: frozenset[int] = frozenset()
+    coloured_spies: int = 0
+
+    @property
+    def black_cards(self) -> int:
+        return self.black_spies + self.low_blacks + len(self.high_blacks)
+
+    def points(self, rules: RuleSet) -> int:
+        return (
+            self.black_spies * rules.black_spy_points
+            + self.low_blacks * rules.low_black_points
+            + sum(rules.high_black_points[card] for card in self.high_blacks)
+            + self.coloured_spies * rules.coloured_spy_points
+        )
+
+
+@dataclass(frozen=True)
+class PointsEntry:
+    """A deal as the table added it up: raw points per seat, and who shot if anyone."""
+
+    raw: tuple[int, ...]
+    shooter: int | None = None
+
+
+@dataclass(frozen=True)
+class CardsEntry:
+    """A deal as the table counted it: the scoring cards each seat took."""
+
+    cards: tuple[Cards, ...]
+
+    @property
+    def shooter(self) -> int | None:
+        for seat, taken in enumerate(self.cards):
+            if taken.black_cards == BLACK_CARDS:
+                return seat
+        return None
+
+
+DealEntry = PointsEntry | CardsEntry
+
+
+@dataclass(frozen=True)
+class DealScore:
+    raw: tuple[int, ...]
+    scores: tuple[int, ...]
+    shooter: int | None
+
+
+def _shoot_scores(rules: RuleSet, players: int, shooter: int) -> tuple[int, ...]:
+    return tuple(0 if seat == shooter else rules.deal_total for seat in range(players))
+
+
+def score_deal(rules: RuleSet, players: Sequence[str], entry: DealEntry) -> DealScore:
+    """Check one deal's entry and score it.
+
+    >>> score_deal(STANDARD, "ABCD", PointsEntry((65, -5, 0, 0), shooter=0)).scores
+    (0, 60, 60, 60)
+    """
+    if isinstance(entry, CardsEntry):
+        check_cards(rules, players, entry.cards)
+        raw = tuple(taken.points(rules) for taken in entry.cards)
+        shooter = entry.shooter if rules.shoot_rule else None
+    else:
+        check_points(rules, players, entry.raw)
+        raw, shooter = entry.raw, entry.shooter
+        if shooter is not None:
+            check_shoot(rules, players, raw, shooter)
+    if shooter is not None:
+        return DealScore(raw, _shoot_scores(rules, len(players), shooter), shooter)
+    return DealScore(raw, raw, None)
+
+
+def check_points(rules: RuleSet, players: Sequence[str], raw: Sequence[int]) -> None:
+    """Refuse raw points that no deal can produce."""
+    if len(raw) != len(players):
+        raise RulesError(f"A deal needs points for all {len(players)} players.")
+    errors = {}
+    for seat, points in enumerate(raw):
+        if not rules.min_raw <= points <= rules.max_raw:
+            errors[f"points-{seat}"] = (
+                f"{players[seat]}: {points} is not possible; "
+                f"a deal gives between {rules.min_raw} and {rules.max_raw}."
+            )
+    if errors:
+        raise RulesError(next(iter(errors.values())), errors)
+    total = sum(raw)
+    if total != rules.deal_total:
+        message = f"The points add up to {total}, not {rules.deal_total}: check each player's count."
+        raise RulesError(message, {"total": message})
+
+
+def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | None]) -> tuple[int, ...]:
+    """Read one typed score per player and check them as a deal.
+
+    A typographic minus (as some phone keyboards type it) counts as a minus.
+    """
+    errors = {}
+    raw = []
+    for seat, text in enumerate(texts):
+        cleaned = (text or "").strip().replace("\u2212", "-")
+        if not cleaned:
+            errors[f"points-{seat}"] = f"Enter {players[seat]}'s points (0 if none)."
+            continue
+        try:
+            raw.append(int(cleaned))
+        except ValueError:
+            errors[f"points-{seat}"] = f"{players[seat]}: {text.strip()[:20]!r} is not a whole number."
+    if len(texts) != len(players):
+        errors[""] = f"A deal needs points for all {len(players)} players."
+    if errors:
+        raise RulesError(next(iter(errors.values())), errors)
+    check_points(rules, players, raw)
+    return tuple(raw)
+
+
+def shoot_candidates(rules: RuleSet, raw: Sequence[int]) -> tuple[int, ...]:
+    """Seats whose raw score is high enough that they may have taken all 16 black cards.
+
+    A high score is not proof: 75 is "all blacks and one coloured Spy" or "all blacks
+    but the black 11", so the table must be asked.
+    """
+    if not rules.shoot_rule:
+        return ()
+    return tuple(seat for seat, points in enumerate(raw) if points >= rules.shoot_threshold)
+
+
+def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shooter: int) -> None:
+    """Refuse a shoot that these raw points cannot come from.
+
+    >>> check_shoot(STANDARD, "ABC", (75, -15, 0), shooter=0)
+    Traceback (most recent call last):
+    ...
+    companion.rules.RulesError: A took all 16 black cards, so A's 75 means 1 coloured Spy and the others must hold the other 3; B's -15 and C's 0 do not add up to that.
+    """
+    if not rules.shoot_rule:
+        raise RulesError("The shoot rule is off in this game.", {"shooter": "The shoot rule is off in this game."})
+    if not 0 <= shooter < len(players):
+        raise RulesError("The shooter must be one of the players.", {"shooter": "The shooter must be one of the players."})
+    name = players[shooter]
+    spy = rules.coloured_spy_points
+    taken_spies = _coloured_spies_in(raw[shooter] - rules.black_points, spy)
+    if taken_spies is None or not 0 <= taken_spies <= COLOURED_SPIES:
+        message = (
+            f"{name} cannot have taken all 16 black cards with {raw[shooter]}: that is "
+            f"{rules.black_points} plus {spy} per coloured Spy."
+        )
+        raise RulesError(message, {"shooter": message})
+    others = [seat for seat in range(len(players)) if seat != shooter]
+    spies = [_coloured_spies_in(raw[seat], spy) for seat in others]
+    if any(count is None or count < 0 for count in spies) or sum(spies) != COLOURED_SPIES - taken_spies:
+        held = " and ".join(f"{players[seat]}'s {raw[seat]}" for seat in others)
+        plural = "" if taken_spies == 1 else "s"
+        message = (
+            f"{name} took all 16 black cards, so {name}'s {raw[shooter]} means {taken_spies} "
+            f"coloured Spy{plural} and the others must hold the other {COLOURED_SPIES - taken_spies}; "
+            f"{held} do not add up to that."
+        )
+        raise RulesError(message, {"shooter": message})
+
+
+def _coloured_spies_in(points: int, spy_points: int) -> int | None:
+    """How many coloured Spies make exactly ``points``, or None if none do."""
+    if spy_points == 0:
+        return 0 if points == 0 else None
+    count, remainder = divmod(points, spy_points)
+    return count if remainder == 0 else None
+
+
+# --- counting cards ------------------------------------------------------------------
+
+CARD_COUNTS = (
+    ("black_spies", BLACK_SPIES, "Black Spies"),
+    ("low_blacks", LOW_BLACKS, "black 1–6"),
+    ("coloured_spies", COLOURED_SPIES, "coloured Spies"),
+)
+
+
+def parse_cards(
+    players: Sequence[str],
+    form: Mapping[str, str],
+    rest: int | None,
+) -> tuple[Cards, ...]:
+    """Read a by-cards entry: counts per player and who took each high black.
+
+    Fields are ``black_spies-N``, ``low_blacks-N``, ``coloured_spies-N`` (blank is 0)
+    and ``high-8`` … ``high-11`` (a seat number). The ``rest`` seat's counts are not
+    read: that player gets whatever the others did not take.
+    """
+    errors: dict[str, str] = {}
+    counts: list[dict[str, int]] = []
+    for seat, name in enumerate(players):
+        row = {}
+        for key, most, label in CARD_COUNTS:
+            if seat == rest:
+                row[key] = 0
+                continue
+            text = (form.get(f"{key}-{seat}") or "").strip()
+            try:
+                value = int(text) if text else 0
+            except ValueError:
+                errors[f"{key}-{seat}"] = f"{name}: {label} must be a number from 0 to {most}."
+                continue
+            if not 0 <= value <= most:
+                errors[f"{key}-{seat}"] = f"{name}: {label} must be from 0 to {most}."
+            row[key] = value
+        counts.append(row)
+    high: dict[int, set[int]] = {seat: set() for seat in range(len(players))}
+    for card in HIGH_BLACKS:
+        text = (form.get(f"high-{card}") or "").strip()
+        if not text:
+            errors[f"high-{card}"] = f"Who took the black {card}?"
+            continue
+        try:
+            seat = int(text)
+        except ValueError:
+            seat = -1
+        if seat not in high:
+            errors[f"high-{card}"] = f"Who took the black {card}? Pick a player."
+            continue
+        high[seat].add(card)
+    if rest is not None and not 0 <= rest < len(players):
+        errors["rest"] = "The player who gets the rest must be one of the players."
+    if errors:
+        raise RulesError(next(iter(errors.values())), errors)
+    if rest is not None:
+        for key, most, label in CARD_COUNTS:
+            taken = sum(row[key] for row in counts)
+            if taken > most:
+                message = f"The others took {taken} {label}; the deck has only {most}."
+                raise RulesError(message, {f"{key}-total": message})
+            counts[rest][key] = most - taken
+    cards = tuple(
+        Cards(
+            black_spies=row["black_spies"],
+            low_blacks=row["low_blacks"],
+            high_blacks=frozenset(high[seat]),
+            coloured_spies=row["coloured_spies"],
+        )
+        for seat, row in enumerate(counts)
+    )
+    return cards
+
+
+def check_cards(rules: RuleSet, players: Sequence[str], cards: Sequence[Cards]) -> None:
+    """Refuse counts that do not add up to the deck."""
+    if len(cards) != len(players):
+        raise RulesError(f"A deal needs cards for all {len(players)} players.")
+    errors = {}
+    for key, most, label in CARD_COUNTS:
+        for seat, taken in enumerate(cards):
+            if not 0 <= getattr(taken, key) <= most:
+                errors[f"{key}-{seat}"] = f"{players[seat]}: {label} must be from 0 to {most}."
+        total = sum(getattr(taken, key) for taken in cards)
+        if total != most and f"{key}-total" not in errors:
+            errors[f"{key}-total"] = f"The deck has {most} {label}; these counts add up to {total}."
+    for card in HIGH_BLACKS:
+        holders = [seat for seat, taken in enumerate(cards) if card in taken.high_blacks]
+        if len(holders) != 1:
+            errors[f"high-{card}"] = f"Exactly one player took the black {card}."
+    for seat, taken in enumerate(cards):
+        if not taken.high_blacks <= set(HIGH_BLACKS):
+            errors[f"high-{seat}"] = f"{players[seat]}: only the black {HIGH_BLACKS} are high blacks."
+    if errors:
+        raise RulesError(next(iter(errors.values())), errors)
+
+
+# --- the game as a fold over its deals -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealInfo:
+    """What the table needs before a deal: who deals, how many cards, the pass, the lead."""
+
+    number: int
+    dealer: int
+    pass_: Pass
+    cards_each: int
+    leader: int | None  # None: whoever holds the Red 1
+    pass_pairs: tuple[tuple[int, int], ...]
+
+
+def deal_info(setup: Setup, number: int) -> DealInfo:
+    """Dealer, pass and lead of deal ``number`` (the first deal is 1).
+
+    >>> info = deal_info(Setup(STANDARD, ("Ana", "Ben", "Cy", "Dee"), 0), 3)
+    >>> info.dealer, info.pass_.value, info.pass_pairs[0]
+    (2, 'across', (0, 2))
+    """
+    players = setup.size
+    dealer = (setup.first_dealer + number - 1) % players
+    direction = setup.rules.pass_for(players, number)
+    return DealInfo(
+        number=number,
+        dealer=dealer,
+        pass_=direction,
+        cards_each=setup.rules.cards_each(players),
+        leader=setup.rules.first_leader(players, dealer),
+        pass_pairs=tuple((seat, direction.receiver(seat, players)) for seat in range(players)),
+    )
+
+
+@dataclass(frozen=True)
+class PlayedDeal:
+    info: DealInfo
+    entry: DealEntry
+    raw: tuple[int, ...]
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    shooter: int | None
+
+    @property
+    def number(self) -> int:
+        return self.info.number
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    name: str
+    total: int
+    rank: int  # 1 is lowest total; tied players share a rank
+    to_end: int  # points left before the end value
+
+
+@dataclass(frozen=True)
+class GameState:
+    setup: Setup
+    deals: tuple[PlayedDeal, ...]
+    totals: tuple[int, ...]
+    end_value: int
+    finished: bool
+    next: DealInfo | None
+    standings: tuple[Standing, ...] = field(default=())
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """Seats with the lowest total: the winners once the game is over."""
+        low = min(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == low)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.leaders if self.finished else ()
+
+
+class GameOverError(RulesError):
+    """A deal recorded after the game had already ended."""
+
+
+def _standings(setup: Setup, totals: Sequence[int], end_value: int) -> tuple[Standing, ...]:
+    ordered = sorted(range(setup.size), key=lambda seat: (totals[seat], seat))
+    return tuple(
+        Standing(
+            seat=seat,
+            name=setup.players[seat],
+            total=totals[seat],
+            rank=1 + sum(1 for other in totals if other < totals[seat]),
+            to_end=end_value - totals[seat],
+        )
+        for seat in ordered
+    )
+
+
+def replay(setup: Setup, entries: Sequence[DealEntry]) -> GameState:
+    """Fold the rules over a game's deals.
+
+    Raises :class:`RulesError` naming the deal when one is invalid, and
+    :class:`GameOverError` when a deal comes after the game ended.
+    """
+    rules = setup.rules
+    end_value = rules.end_value(setup.size)
+    totals = (0,) * setup.size
+    played: list[PlayedDeal] = []
+    finished = False
+    for number, entry in enumerate(entries, start=1):
+        if finished:
+            raise GameOverError(
+                f"The game ended after deal {number - 1}; deal {number} cannot be played.",
+                {"": f"The game ended after deal {number - 1}."},
+            )
+        try:
+            score = score_deal(rules, setup.players, entry)
+        except RulesError as error:
+            raise RulesError(f"Deal {number}: {error.message}", error.errors) from error
+        totals = tuple(total + points for total, points in zip(totals, score.scores, strict=True))
+        played.append(
+            PlayedDeal(
+                info=deal_info(setup, number),
+                entry=entry,
+                raw=score.raw,
+                scores=score.scores,
+                totals=totals,
+                shooter=score.shooter,
+            )
+        )
+        finished = max(totals) >= end_value
+    return GameState(
+        setup=setup,
+        deals=tuple(played),
+        totals=totals,
+        end_value=end_value,
+        finished=finished,
+        next=None if finished else deal_info(setup, len(played) + 1),
+        standings=_standings(setup, totals, end_value),
+    )
+
+
+def record(setup: Setup, entries: Sequence[DealEntry], entry: DealEntry) -> GameState:
+    """The game after one more deal; refused once the game is over."""
+    before = replay(setup, entries)
+    if before.finished:
+        raise GameOverError(
+            "The game is over: no more deals. Undo the last deal to reopen it.",
+            {"": "The game is over: no more deals. Undo the last deal to reopen it."},
+        )
+    return replay(setup, [*entries, entry])
+
+
+def edit(setup: Setup, entries: Sequence[DealEntry], index: int, entry: DealEntry) -> GameState:
+    """The game with deal ``index`` (0-based) replaced; every later figure follows.
+
+    Refused when the change would end the game before its last deal.
+    """
+    if not 0 <= index < len(entries):
+        raise RulesError(f"There is no deal {index + 1}.")
+    changed = [*entries]
+    changed[index] = entry
+    try:
+        return replay(setup, changed)
+    except GameOverError:
+        # find where it ends to say so
+        for number in range(index + 1, len(changed) + 1):
+            if replay(setup, changed[:number]).finished:
+                message = (
+                    f"With this change the game would end after deal {number}, "
+                    f"but {len(changed)} deals were played. Undo the later deals first."
+                )
+                raise RulesError(message, {"": message}) from None
+        raise
+
+
+def draw_first_dealer(players: int, rng: random.Random | None = None) -> int:
+    """Draw for the first deal: ties are redrawn, so every seat is equally likely."""
+    return (rng or random.SystemRandom()).randrange(players)

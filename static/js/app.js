@@ -1,0 +1,138 @@
+// The companion's small script. Every form works without it; this only makes them
+// quicker: a running sum, a sign button for keypads with no minus, the rest filled in,
+// the screen kept awake, and the service worker registered.
+(function () {
+  "use strict";
+
+  function parsePoints(text) {
+    const cleaned = (text || "").trim().replace("\u2212", "-");
+    if (!/^-?\d+$/.test(cleaned)) return null;
+    return parseInt(cleaned, 10);
+  }
+
+  function updateSum(form) {
+    const output = form.querySelector("output[data-sum]");
+    if (!output) return;
+    let sum = 0;
+    let blanks = 0;
+    form.querySelectorAll(".points-input").forEach((input) => {
+      const value = parsePoints(input.value);
+      if (value === null) blanks += 1; else sum += value;
+    });
+    const total = parseInt(form.dataset.dealTotal, 10);
+    output.textContent = String(sum);
+    const line = output.closest(".sum");
+    line.classList.toggle("ok", blanks === 0 && sum === total);
+    line.classList.toggle("off", blanks === 0 && sum !== total);
+  }
+
+  function updateRest(form) {
+    const chosen = form.querySelector("input[name=rest]:checked");
+    const rest = chosen ? chosen.value : "none";
+    form.querySelectorAll("tr[data-seat]").forEach((row) => {
+      const isRest = row.dataset.seat === rest;
+      row.classList.toggle("is-rest", isRest);
+      row.querySelectorAll("input.count").forEach((input) => { input.readOnly = isRest; });
+    });
+    if (rest === "none") return;
+    const keys = new Set();
+    form.querySelectorAll("input.count").forEach((input) => keys.add(input.dataset.key));
+    keys.forEach((key) => {
+      let others = 0;
+      let most = 0;
+      let target = null;
+      form.querySelectorAll(`input.count[data-key="${key}"]`).forEach((input) => {
+        most = parseInt(input.dataset.most, 10);
+        if (input.closest("tr").dataset.seat === rest) { target = input; return; }
+        const value = parseInt(input.value || "0", 10);
+        if (!Number.isNaN(value)) others += value;
+      });
+      if (target) target.value = String(most - others);
+    });
+  }
+
+  function refresh(root) {
+    root.querySelectorAll("form.deal-form").forEach((form) => {
+      form.querySelectorAll("button.sign").forEach((button) => { button.hidden = false; });
+      updateSum(form);
+      if (form.dataset.mode === "cards") updateRest(form);
+    });
+    const toggle = document.getElementById("wake-lock");
+    if (toggle && "wakeLock" in navigator) toggle.closest(".wake-lock").hidden = false;
+  }
+
+  document.addEventListener("input", (event) => {
+    const form = event.target.closest("form.deal-form");
+    if (!form) return;
+    updateSum(form);
+    if (form.dataset.mode === "cards") updateRest(form);
+  });
+  document.addEventListener("change", (event) => {
+    const form = event.target.closest("form.deal-form");
+    if (form && form.dataset.mode === "cards") updateRest(form);
+  });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button.sign");
+    if (!button) return;
+    const input = document.getElementById(button.dataset.signFor);
+    const value = input.value.trim().replace("\u2212", "-");
+    input.value = value.startsWith("-") ? value.slice(1) : "-" + value;
+    input.focus();
+    updateSum(button.closest("form"));
+  });
+
+  // keep the screen on while a game is open: the lock is dropped whenever the page
+  // is hidden, so it is asked for again each time the page comes back
+  let lock = null;
+  async function wantLock() {
+    const toggle = document.getElementById("wake-lock");
+    if (!toggle || !toggle.checked || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    try {
+      lock = await navigator.wakeLock.request("screen");
+      toggle.closest(".wake-lock").classList.add("on");
+      lock.addEventListener("release", () => { toggle.closest(".wake-lock").classList.remove("on"); });
+    } catch (error) {
+      toggle.closest(".wake-lock").classList.remove("on");
+    }
+  }
+  document.addEventListener("change", (event) => {
+    if (event.target.id !== "wake-lock") return;
+    if (event.target.checked) wantLock(); else if (lock) { lock.release(); lock = null; }
+  });
+  document.addEventListener("visibilitychange", wantLock);
+
+  document.addEventListener("DOMContentLoaded", () => {
+    refresh(document);
+    wantLock();
+    const hint = document.getElementById("ios-install");
+    const standalone = window.matchMedia("(display-mode: standalone)").matches || navigator.standalone;
+    if (hint && /iphone|ipad|ipod/i.test(navigator.userAgent) && !standalone) hint.hidden = false;
+  });
+  document.addEventListener("htmx:afterSettle", (event) => refresh(event.target));
+
+  if ("serviceWorker" in navigator) {
+    window.addEventListener("load", () => {
+      navigator.serviceWorker.register("/sw.js").then((registration) => {
+        function offer(worker) {
+          const banner = document.getElementById("update-ready");
+          if (!banner) return;
+          banner.hidden = false;
+          banner.querySelector("button").addEventListener("click", () => worker.postMessage("SKIP_WAITING"));
+        }
+        if (registration.waiting && navigator.serviceWorker.controller) offer(registration.waiting);
+        registration.addEventListener("updatefound", () => {
+          const worker = registration.installing;
+          worker.addEventListener("statechange", () => {
+            if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
+          });
+        });
+      }).catch(() => {});
+      let reloading = false;
+      navigator.serviceWorker.addEventListener("controllerchange", () => {
+        if (reloading || !document.getElementById("update-ready") || document.getElementById("update-ready").hidden) return;
+        reloading = true;
+        window.location.reload();
+      });
+    });
+  }
+})();
