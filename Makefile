@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: serve test install install-test clean
+.PHONY: serve test install install-test system-packages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,10 @@ node_modules/.installed: package.json package-lock.json
 
 install: $(VENV)/.installed
 
-install-test: $(VENV)/.installed-test node_modules/.installed
+install-test: $(VENV)/.installed-test node_modules/.installed system-packages
+
+system-packages:
+	scripts/system-packages.sh
 
 serve: install
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve

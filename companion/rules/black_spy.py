@@ -456,7 +456,9 @@ def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shoo
         raise RulesError(message, {"shooter": message})
     others = [seat for seat in range(len(players)) if seat != shooter]
     spies = [_coloured_spies_in(raw[seat], spy) for seat in others]
-    if any(count is None or count < 0 for count in spies) or sum(spies) != COLOURED_SPIES - taken_spies:
+    # when coloured spies are worth nothing their count cannot be read from the points
+    counted = spy == 0 or sum(spies) == COLOURED_SPIES - taken_spies  # type: ignore[arg-type]
+    if any(count is None or count < 0 for count in spies) or not counted:
         held = " and ".join(f"{players[seat]}'s {raw[seat]}" for seat in others)
         plural = "" if taken_spies == 1 else "s"
         message = (

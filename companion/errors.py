@@ -1,0 +1,27 @@
+"""Error pages that say what happened in words, for people and for htmx."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+MESSAGES = {
+    400: "The companion could not read that request.",
+    404: "There is nothing here. The game may have been deleted, or the link is incomplete.",
+    405: "That address does not take this kind of request.",
+    413: "That upload is too large.",
+}
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_refused(error: CSRFError) -> tuple[str, int]:
+        message = "This form has expired or did not come from the companion. Reload the page and try again; nothing was saved."
+        return render_template("error.html", code=400, message=message), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[str, int]:
+        code = error.code or 500
+        message = MESSAGES.get(code, error.description or "Something went wrong.")
+        return render_template("error.html", code=code, message=message), code

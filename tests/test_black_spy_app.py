@@ -1,0 +1,386 @@
+"""The Black Spy pages, driven through the app as a phone's browser would."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from conftest import game_state, make_app, post_points, snapshot, start_game
+
+
+def page(client: FlaskClient, game_id: str) -> str:
+    return client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+
+
+def post_cards(client: FlaskClient, game_id: str, rows: dict[int, tuple[int, int, int]], high: dict[int, int], rest: int | str = "none", **extra: str):
+    form = {"mode": "cards", "rest": str(rest)}
+    for seat, (black_spies, low_blacks, coloured_spies) in rows.items():
+        form[f"black_spies-{seat}"] = str(black_spies)
+        form[f"low_blacks-{seat}"] = str(low_blacks)
+        form[f"coloured_spies-{seat}"] = str(coloured_spies)
+    for card, seat in high.items():
+        form[f"high-{card}"] = str(seat)
+    form.update(extra)
+    return client.post(f"/black-spy/{game_id}/deals", data=form)
+
+
+# --- starting a game --------------------------------------------------------------------
+
+
+def test_a_new_game_shows_the_first_deal_at_a_glance(client: FlaskClient) -> None:
+    game_id = start_game(client, first_dealer=1)
+    html = page(client, game_id)
+    assert "Deal 1: <span class=\"who\">Ben</span> deals" in html
+    assert "15 cards each" in html
+    assert "Pass 3 cards left" in html
+    assert "Ana → Ben" in html and "Dee → Ana" in html
+    assert "whoever holds the Red 1" in html
+    assert "No black card may be led to the first trick" in html
+
+
+def test_the_classic_rules_name_the_player_on_the_dealers_left_as_first_lead(client: FlaskClient) -> None:
+    game_id = start_game(client, names=("Ana", "Ben", "Cy"), first_dealer=1, preset="classic")
+    html = page(client, game_id)
+    assert "Cy (the dealer&#39;s left)" in html
+    assert "20 cards each" in html
+    assert "game ends at 200" in html
+
+
+def test_a_house_rule_end_value_replaces_the_presets(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="90")
+    assert game_state(app, game_id).end_value == 90
+    assert "game ends at 90" in page(client, game_id)
+
+
+def test_draw_for_me_picks_one_of_the_players_and_says_who(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, first_dealer="draw")
+    dealer = game_state(app, game_id).setup.players[game_state(app, game_id).next.dealer]
+    assert f"The draw is made: {dealer} deals first." in page(client, game_id)
+
+
+@pytest.mark.parametrize(
+    ("form", "field", "message"),
+    [
+        ({"player-0": "Ana", "player-1": "Ben"}, "players", "for 3 to 6 players; 2 named"),
+        ({"player-0": "Ana", "player-1": "Ben", "player-2": "ana"}, "player-2", "Two players are called ana"),
+        ({"player-0": "A" * 41, "player-1": "Ben", "player-2": "Cy"}, "player-0", "at most 40 characters"),
+        ({"player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "end_value": "lots"}, "end_value", "whole number"),
+        ({"player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "preset": "poker"}, "preset", "Unknown rule set"),
+        ({"player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "first_dealer": "4"}, "first_dealer", "one of the named players"),
+    ],
+)
+def test_a_game_that_cannot_be_seated_is_refused_and_nothing_is_saved(
+    client: FlaskClient, app: Flask, form: dict[str, str], field: str, message: str
+) -> None:
+    before = snapshot(app)
+    form.setdefault("first_dealer", "draw")
+    response = client.post("/black-spy/new", data=form)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert message in html
+    assert f'id="{field}-error"' in html
+    assert snapshot(app) == before
+
+
+def test_games_are_addressed_by_unguessable_ids(client: FlaskClient) -> None:
+    ids = {start_game(client) for _ in range(3)}
+    assert len(ids) == 3
+    assert all(re.fullmatch(r"[A-Za-z0-9]{10}", game_id) for game_id in ids)
+    assert client.get("/black-spy/1").status_code == 404
+
+
+# --- recording deals by points ----------------------------------------------------------
+
+
+def test_a_deal_by_points_adds_to_the_totals_and_moves_the_deal_on(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, first_dealer=0)
+    response = post_points(client, game_id, [20, 15, 25, 0])
+    assert response.status_code == 303
+    state = game_state(app, game_id)
+    assert state.totals == (20, 15, 25, 0)
+    html = page(client, game_id)
+    assert "Deal 1 recorded." in html
+    assert "Deal 2: <span class=\"who\">Ben</span> deals" in html
+    assert "Pass 3 cards right" in html and "Ben → Ana" in html
+
+
+def test_negative_points_are_normal_and_a_typographic_minus_counts(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    assert post_points(client, game_id, [35, "\u22125", 30, 0]).status_code == 303
+    assert game_state(app, game_id).totals == (35, -5, 30, 0)
+
+
+@pytest.mark.parametrize(
+    ("points", "field", "message"),
+    [
+        ([20, 15, 25, 1], "total", "The points add up to 61, not 60"),
+        ([20, 15, 25, ""], "points-3", "Enter Dee&#39;s points"),
+        ([20, "fifteen", 25, 0], "points-1", "is not a whole number"),
+        ([81, -21, 0, 0], "points-0", "is not possible"),
+        ([20, 15, 25, 0.5], "points-3", "is not a whole number"),
+    ],
+)
+def test_a_deal_that_cannot_be_right_is_refused_by_its_field_and_nothing_is_saved(
+    client: FlaskClient, app: Flask, points: list, field: str, message: str
+) -> None:
+    game_id = start_game(client)
+    before = snapshot(app)
+    response = post_points(client, game_id, points)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert message in html
+    assert f'id="{field}-error"' in html
+    assert snapshot(app) == before
+
+
+def test_a_raw_score_of_sixty_or_more_asks_the_table_about_a_shoot_before_saving(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    before = snapshot(app)
+    response = post_points(client, game_id, [65, -5, 0, 0])
+    assert response.status_code == 200
+    assert "Did Ana take all 16 black cards?" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_a_confirmed_shoot_scores_zero_for_the_shooter_and_the_deal_total_for_the_rest(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [65, -5, 0, 0], shoot="0")
+    state = game_state(app, game_id)
+    assert state.totals == (0, 60, 60, 60)
+    assert state.deals[0].shooter == 0
+    assert "shot" in page(client, game_id)
+
+
+def test_a_high_score_that_was_not_a_shoot_counts_as_typed(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [75, -5, -10, 0], shoot="none")
+    assert game_state(app, game_id).totals == (75, -5, -10, 0)
+
+
+def test_an_impossible_shoot_is_refused_with_the_reason(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    before = snapshot(app)
+    response = post_points(client, game_id, [65, -5, -5, 5], shoot="0")
+    assert response.status_code == 422
+    assert "do not add up to that" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_the_classic_rules_never_ask_about_a_shoot(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, preset="classic")
+    response = post_points(client, game_id, [80, 0, 0, 0])
+    assert response.status_code == 303
+    assert game_state(app, game_id).totals == (80, 0, 0, 0)
+
+
+# --- recording deals by cards -----------------------------------------------------------
+
+
+def test_a_deal_by_cards_is_scored_and_the_rest_goes_to_the_chosen_player(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    # ana: 2 black spies, 3 low, black 8 and 11, 1 coloured spy = 20 + 3 + 2 + 5 - 5 = 25
+    # ben: 1 black spy, black 9 = 13; cy: 2 coloured spies = -10; dee: the rest
+    response = post_cards(
+        client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3
+    )
+    assert response.status_code == 303
+    # dee: 3 black spies, 3 low, black 10, 1 coloured spy = 30 + 3 + 4 - 5 = 32
+    assert game_state(app, game_id).totals == (25, 13, -10, 32)
+
+
+def test_taking_all_sixteen_black_cards_by_cards_is_a_shoot_without_asking(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_cards(client, game_id, {0: (6, 6, 1), 1: (0, 0, 1), 2: (0, 0, 2)}, {8: 0, 9: 0, 10: 0, 11: 0}, rest=3)
+    state = game_state(app, game_id)
+    assert state.totals == (0, 60, 60, 60)
+    assert state.deals[0].raw == (75, -5, -10, 0)
+
+
+def test_card_counts_that_do_not_fit_the_deck_are_refused_and_nothing_is_saved(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    before = snapshot(app)
+    response = post_cards(client, game_id, {0: (4, 0, 0), 1: (3, 0, 0), 2: (0, 0, 0)}, {8: 0, 9: 0, 10: 0, 11: 0}, rest=3)
+    assert response.status_code == 422
+    assert "The others took 7 Black Spies; the deck has only 6." in response.get_data(as_text=True)
+    response = post_cards(client, game_id, {0: (6, 6, 4), 1: (0, 0, 0), 2: (0, 0, 0), 3: (0, 0, 0)}, {8: 0, 9: 1, 10: 2})
+    assert response.status_code == 422
+    assert "Who took the black 11?" in response.get_data(as_text=True)
+    response = post_cards(client, game_id, {0: (5, 6, 4), 1: (0, 0, 0), 2: (0, 0, 0), 3: (0, 0, 0)}, {8: 0, 9: 1, 10: 2, 11: 3})
+    assert response.status_code == 422
+    assert "The deck has 6 Black Spies; these counts add up to 5." in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+# --- the end of the game ----------------------------------------------------------------
+
+
+def test_the_game_ends_after_the_deal_that_reaches_the_end_value_and_the_lowest_wins(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, names=("Ana", "Ben", "Cy"))
+    for _ in range(3):
+        post_points(client, game_id, [40, 20, 0])
+    assert not game_state(app, game_id).finished
+    post_points(client, game_id, [50, 10, 0])
+    state = game_state(app, game_id)
+    assert not state.finished and state.totals == (170, 70, 0)
+    post_points(client, game_id, [40, 20, 0])
+    state = game_state(app, game_id)
+    assert state.finished and state.totals == (210, 90, 0)
+    html = page(client, game_id)
+    assert "Game over" in html
+    assert "<strong>Cy</strong> wins with 0 points." in html
+    assert "Record deal" not in html
+
+
+def test_a_finished_game_refuses_further_deals(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [60, 0, 0, 0], shoot="none")
+    before = snapshot(app)
+    response = post_points(client, game_id, [20, 15, 25, 0])
+    assert response.status_code == 409
+    assert "The game is over" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_players_tied_for_the_lowest_total_share_the_win(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [60, 0, 0, 0], shoot="none")
+    assert game_state(app, game_id).winners == (1, 2, 3)
+    assert "<strong>Ben, Cy and Dee</strong> share the win with 0 points each." in page(client, game_id)
+
+
+# --- fixing mistakes ----------------------------------------------------------------------
+
+
+def test_undo_removes_the_last_deal_and_reopens_a_finished_game(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [40, 15, 5, 0])
+    assert game_state(app, game_id).finished
+    response = client.post(f"/black-spy/{game_id}/undo", data={"number": "2"})
+    assert response.status_code == 303
+    state = game_state(app, game_id)
+    assert not state.finished and state.totals == (20, 15, 25, 0)
+    assert "Deal 2 undone." in page(client, game_id)
+
+
+def test_an_undo_sent_from_an_out_of_date_page_changes_nothing(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [20, 15, 25, 0])
+    before = snapshot(app)
+    response = client.post(f"/black-spy/{game_id}/undo", data={"number": "1"})
+    assert response.status_code == 409
+    assert snapshot(app) == before
+
+
+def test_editing_a_past_deal_recomputes_every_total_after_it(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [10, 10, 10, 30])
+    edit_page = client.get(f"/black-spy/{game_id}/deals/1/edit").get_data(as_text=True)
+    assert 'value="25"' in edit_page
+    response = client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "25", "points-3": "20"},
+    )
+    assert response.status_code == 303
+    state = game_state(app, game_id)
+    assert state.deals[0].totals == (0, 15, 25, 20)
+    assert state.totals == (10, 25, 35, 50)
+
+
+def test_an_edit_that_would_end_the_game_before_its_last_deal_is_refused(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="70")
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [20, 15, 25, 0])
+    before = snapshot(app)
+    response = client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "75", "points-1": "-5", "points-2": "-10", "points-3": "0", "shoot": "none"},
+    )
+    assert response.status_code == 422
+    assert "the game would end after deal 1, but 2 deals were played" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+# --- phones, replays and races ----------------------------------------------------------
+
+
+def test_the_same_submission_sent_twice_is_recorded_once(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0], submission="abc123", number="1")
+    response = post_points(client, game_id, [20, 15, 25, 0], submission="abc123", number="1")
+    assert response.status_code == 303
+    assert len(game_state(app, game_id).deals) == 1
+    assert "already recorded" in page(client, game_id)
+
+
+def test_a_deal_sent_from_a_page_that_missed_another_phones_deal_is_refused_in_words(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0], number="1")
+    before = snapshot(app)
+    response = post_points(client, game_id, [10, 10, 10, 30], number="1")
+    assert response.status_code == 409
+    assert "Deal 1 was just recorded from another phone" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_a_post_without_a_csrf_token_is_refused(tmp_path, migrated_database) -> None:
+    import shutil
+
+    database = tmp_path / "csrf.sqlite3"
+    shutil.copy(migrated_database, database)
+    app = make_app(database, WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    before = snapshot(app)
+    response = client.post("/black-spy/new", data={"player-0": "Ana", "player-1": "Ben", "player-2": "Cy"})
+    assert response.status_code == 400
+    assert "Reload the page and try again" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+# --- one url, page or fragment ----------------------------------------------------------
+
+
+def test_htmx_gets_the_game_fragment_and_a_browser_the_whole_page(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    fragment = client.get(f"/black-spy/{game_id}", headers={"HX-Request": "true"})
+    assert fragment.get_data(as_text=True).lstrip().startswith('<div id="game" hx-target="this" hx-swap="outerHTML">')
+    assert "HX-Request" in [value.strip() for value in fragment.headers["Vary"].split(",")]
+    whole = client.get(f"/black-spy/{game_id}")
+    assert whole.get_data(as_text=True).startswith("<!doctype html>")
+    restore = client.get(f"/black-spy/{game_id}", headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    assert restore.get_data(as_text=True).startswith("<!doctype html>")
+
+
+def test_a_deal_recorded_through_htmx_returns_the_updated_fragment(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    response = post_points(client, game_id, [20, 15, 25, 0], htmx=True)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert html.lstrip().startswith('<div id="game"')
+    assert "Deal 1 recorded." in html and "Record deal 2" in html
+
+
+def test_the_cards_form_is_one_tap_away(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    html = client.get(f"/black-spy/{game_id}?mode=cards").get_data(as_text=True)
+    assert 'name="black_spies-0"' in html and 'name="high-11"' in html
+    # the dealer gets the rest by default
+    assert re.search(r'name="rest" value="0"[^>]* checked', html)
+
+
+# --- the home page ----------------------------------------------------------------------
+
+
+def test_the_home_page_lists_games_in_progress_first_with_the_next_dealer(client: FlaskClient) -> None:
+    finished = start_game(client, names=("Eve", "Fay", "Gus"), end_value="10")
+    post_points(client, finished, [60, 0, 0], shoot="none")
+    start_game(client, names=("Ana", "Ben", "Cy"), first_dealer=2)
+    html = client.get("/").get_data(as_text=True)
+    assert html.index("In progress") < html.index("Ana, Ben, Cy") < html.index("Finished") < html.index("Eve, Fay, Gus")
+    assert "Deal 1: Cy deals" in html
+    assert "Winners: Fay, Gus" in html

@@ -1,0 +1,164 @@
+"""Games out and back in as companion/1 files, from the pages and from the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from conftest import game_state, post_points, snapshot, start_game
+from test_black_spy_app import post_cards
+
+
+def play_a_mixed_history(client: FlaskClient) -> list[str]:
+    """A finished game, one with a shoot and a by-cards deal, and a house-rules one."""
+    finished = start_game(client, names=("Eve", "Fay", "Gus"), end_value="50")
+    mixed = start_game(client, first_dealer=2)
+    classic = start_game(client, names=("Hal", "Ida", "Jo", "Kim", "Lu"), preset="classic", shoot_rule="on", first_lead="dealer-right")
+    recorded = [
+        post_points(client, finished, [60, 0, 0], shoot="none"),
+        post_points(client, mixed, [20, 15, 25, 0]),
+        post_points(client, mixed, [65, -5, 0, 0], shoot="0"),
+        post_cards(client, mixed, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3),
+        post_points(client, classic, [80, 0, 0, 0, 0], shoot="0"),
+    ]
+    assert [response.status_code for response in recorded] == [303] * len(recorded)
+    return [finished, mixed, classic]
+
+
+def exported(client: FlaskClient) -> dict:
+    response = client.get("/export.json")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    return json.loads(response.get_data(as_text=True))
+
+
+def test_a_game_exports_its_inputs_and_what_they_derive(client: FlaskClient) -> None:
+    game_id = start_game(client, first_dealer=1)
+    post_points(client, game_id, [20, 15, 25, 0])
+    data = json.loads(client.get(f"/black-spy/{game_id}/export.json").get_data(as_text=True))
+    assert data["format"] == "companion/1"
+    (game,) = data["games"]
+    assert game["id"] == game_id and game["kind"] == "black-spy"
+    assert game["rules"] == {"preset": "standard", "end_value": None, "shoot_rule": None, "first_lead": None}
+    assert game["players"] == ["Ana", "Ben", "Cy", "Dee"] and game["first_dealer"] == "Ben"
+    assert game["deals"] == [{"raw": {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0}, "shooter": None}]
+    derived = game["derived"]
+    assert derived["end_value"] == 150 and derived["deal_total"] == 60 and derived["finished"] is False
+    assert derived["deals"][0]["dealer"] == "Ben" and derived["deals"][0]["pass"] == "left"
+    assert derived["next"] == {"number": 2, "dealer": "Cy", "pass": "right", "cards_each": 15}
+
+
+def test_export_then_import_then_export_gives_the_same_games(client: FlaskClient, tmp_path: Path, migrated_database: Path) -> None:
+    import shutil
+
+    from conftest import make_app
+
+    play_a_mixed_history(client)
+    first = exported(client)
+    database = tmp_path / "other.sqlite3"
+    shutil.copy(migrated_database, database)
+    other = make_app(database).test_client()
+    upload = {"file": (io.BytesIO(json.dumps(first).encode()), "games.json")}
+    response = other.post("/import", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 303
+    second = exported(other)
+    assert second["games"] == first["games"]
+    assert [game["derived"]["finished"] for game in second["games"]] == [True, False, False]
+
+
+def test_a_file_with_one_bad_deal_is_refused_whole_naming_the_game_and_deal(client: FlaskClient, app: Flask) -> None:
+    play_a_mixed_history(client)
+    data = exported(client)
+    for game in data["games"]:
+        game["id"] = game["id"][::-1]  # new ids, so only the bad deal is wrong
+    data["games"][1]["deals"][0]["raw"]["Ana"] = 21
+    before = snapshot(app)
+    upload = {"file": (io.BytesIO(json.dumps(data).encode()), "games.json")}
+    response = client.post("/import", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "Nothing was imported" in html
+    assert f"Game 2 ({data['games'][1]['id']}): Deal 1: The points add up to 61, not 60" in html
+    assert snapshot(app) == before
+
+
+def test_an_id_already_here_is_refused_not_overwritten(client: FlaskClient, app: Flask) -> None:
+    play_a_mixed_history(client)
+    data = exported(client)
+    before = snapshot(app)
+    upload = {"file": (io.BytesIO(json.dumps(data).encode()), "games.json")}
+    response = client.post("/import", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "a game with this id is already here" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_an_import_without_ids_makes_new_games(client: FlaskClient, app: Flask) -> None:
+    data = {
+        "format": "companion/1",
+        "games": [{"kind": "black-spy", "players": ["Ana", "Ben", "Cy"], "first_dealer": "Cy",
+                   "deals": [{"raw": {"Ana": 60, "Ben": 0, "Cy": 0}, "shooter": "Ana"}]}],
+    }
+    upload = {"file": (io.BytesIO(json.dumps(data).encode()), "games.json")}
+    assert client.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
+    (game,) = exported(client)["games"]
+    assert game["derived"]["totals"] == {"Ana": 0, "Ben": 60, "Cy": 60}
+
+
+def test_files_that_are_not_games_are_refused_in_words(client: FlaskClient, app: Flask) -> None:
+    before = snapshot(app)
+    for content, message in [
+        (b"\xff\xfe not json", "not JSON"),
+        (b"[1, 2, 3]", "is not a companion/1 file"),
+        (b'{"format": "companion/1", "games": [{"players": "Ana"}]}', "players must be a list of names"),
+        (b'{"format": "companion/1", "games": [{"players": ["A", "B", "C"], "first_dealer": "A", "deals": [{"raw": {"A": true, "B": 30, "C": 30}}]}]}', "A&#39;s points must be a whole number"),
+    ]:
+        upload = {"file": (io.BytesIO(content), "games.json")}
+        response = client.post("/import", data=upload, content_type="multipart/form-data")
+        assert response.status_code == 422
+        assert message in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+# --- the command line ------------------------------------------------------------------
+
+
+def companion(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}", "COMPANION_INSTANCE": str(tmp_path / "instance")}
+    command = [str(Path(sys.executable).with_name("companion")), *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_command_line_imports_and_exports_on_a_fresh_database(client: FlaskClient, tmp_path: Path) -> None:
+    play_a_mixed_history(client)
+    source = exported(client)
+    file = tmp_path / "games.json"
+    file.write_text(json.dumps(source))
+    imported = companion(tmp_path, "import", str(file))
+    assert imported.returncode == 0, imported.stderr
+    assert "Imported 3 game(s)" in imported.stdout
+    out = tmp_path / "out.json"
+    assert companion(tmp_path, "export", "-o", str(out)).returncode == 0
+    assert json.loads(out.read_text())["games"] == source["games"]
+    one = companion(tmp_path, "export", "--game", source["games"][1]["id"])
+    assert [game["id"] for game in json.loads(one.stdout)["games"]] == [source["games"][1]["id"]]
+
+
+def test_the_command_line_refuses_a_bad_file_with_a_non_zero_status_and_writes_nothing(client: FlaskClient, tmp_path: Path) -> None:
+    play_a_mixed_history(client)
+    data = exported(client)
+    data["games"][2]["deals"].append({"raw": {"Hal": 1, "Ida": 2, "Jo": 3, "Kim": 4, "Lu": 5}, "shooter": None})
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(data))
+    refused = companion(tmp_path, "import", str(file))
+    assert refused.returncode == 1
+    assert f"Game 3 ({data['games'][2]['id']}): Deal 2: The points add up to 15, not 80" in refused.stderr
+    after = companion(tmp_path, "export")
+    assert json.loads(after.stdout)["games"] == []
