@@ -138,7 +138,7 @@ def record_deal(game_id: str) -> Response:
         if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
             return _after_write(game, "This deal was already recorded; it is counted once.")
         return _recorded_elsewhere(game, game.state(), mode)
-    return _after_write(game, _deal_message(new_state))
+    return _after_write(game, _deal_message(new_state), mode)
 
 
 def _recorded_elsewhere(game: Game, state: bs.GameState, mode: str) -> Response:
@@ -331,10 +331,14 @@ def render_game(
     return response
 
 
-def _after_write(game: Game, message: str) -> Response:
-    """After a change: the fragment for htmx, a 303 to the game page otherwise."""
+def _after_write(game: Game, message: str, mode: str = POINTS) -> Response:
+    """After a change: the fragment for htmx, a 303 to the game page otherwise.
+
+    The deal form stays in the mode the table used: a table that counts cards keeps counting.
+    """
     db.session.refresh(game)
     if htmx:
-        return render_game(game, game.state(), message=message)
+        return render_game(game, game.state(), mode=mode, message=message)
     flash(message)
-    return redirect(url_for("black_spy.show", game_id=game.id), code=303)
+    query = {"mode": CARDS} if mode == CARDS else {}
+    return redirect(url_for("black_spy.show", game_id=game.id, **query), code=303)

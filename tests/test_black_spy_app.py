@@ -165,7 +165,7 @@ def test_an_impossible_shoot_is_refused_with_the_reason(client: FlaskClient, app
     before = snapshot(app)
     response = post_points(client, game_id, [65, -5, -5, 5], shoot="0")
     assert response.status_code == 422
-    assert "do not add up to that" in response.get_data(as_text=True)
+    assert "everyone else holds only coloured Spies" in response.get_data(as_text=True)
     assert snapshot(app) == before
 
 

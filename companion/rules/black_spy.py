@@ -403,6 +403,8 @@ def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | N
 
     A typographic minus (as some phone keyboards type it) counts as a minus.
     """
+    if len(texts) != len(players):
+        raise RulesError(f"A deal needs points for all {len(players)} players.")
     errors = {}
     raw = []
     for seat, text in enumerate(texts):
@@ -414,8 +416,6 @@ def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | N
             raw.append(int(cleaned))
         except ValueError:
             errors[f"points-{seat}"] = f"{players[seat]}: {text.strip()[:20]!r} is not a whole number."
-    if len(texts) != len(players):
-        errors[""] = f"A deal needs points for all {len(players)} players."
     if errors:
         raise RulesError(next(iter(errors.values())), errors)
     check_points(rules, players, raw)
@@ -436,10 +436,10 @@ def shoot_candidates(rules: RuleSet, raw: Sequence[int]) -> tuple[int, ...]:
 def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shooter: int) -> None:
     """Refuse a shoot that these raw points cannot come from.
 
-    >>> check_shoot(STANDARD, "ABC", (75, -15, 0), shooter=0)
+    >>> check_shoot(STANDARD, "ABC", (75, -20, 5), shooter=0)
     Traceback (most recent call last):
     ...
-    companion.rules.RulesError: A took all 16 black cards, so A's 75 means 1 coloured Spy and the others must hold the other 3; B's -15 and C's 0 do not add up to that.
+    companion.rules.RulesError: If A took all 16 black cards, everyone else holds only coloured Spies (-5 each); B's -20 and C's 5 cannot be.
     """
     if not rules.shoot_rule:
         raise RulesError("The shoot rule is off in this game.", {"shooter": "The shoot rule is off in this game."})
@@ -457,14 +457,12 @@ def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shoo
     others = [seat for seat in range(len(players)) if seat != shooter]
     spies = [_coloured_spies_in(raw[seat], spy) for seat in others]
     # when coloured spies are worth nothing their count cannot be read from the points
-    counted = spy == 0 or sum(spies) == COLOURED_SPIES - taken_spies  # type: ignore[arg-type]
-    if any(count is None or count < 0 for count in spies) or not counted:
+    whole = all(count is not None and count >= 0 for count in spies)
+    if not whole or (spy != 0 and sum(spies) != COLOURED_SPIES - taken_spies):  # type: ignore[arg-type]
         held = " and ".join(f"{players[seat]}'s {raw[seat]}" for seat in others)
-        plural = "" if taken_spies == 1 else "s"
         message = (
-            f"{name} took all 16 black cards, so {name}'s {raw[shooter]} means {taken_spies} "
-            f"coloured Spy{plural} and the others must hold the other {COLOURED_SPIES - taken_spies}; "
-            f"{held} do not add up to that."
+            f"If {name} took all 16 black cards, everyone else holds only coloured Spies "
+            f"({spy} each); {held} cannot be."
         )
         raise RulesError(message, {"shooter": message})
 
