@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import game_state, make_app, post_points, snapshot, start_game
+from tests.helpers import game_state, make_app, post_points, snapshot, start_game
 
 
 def page(client: FlaskClient, game_id: str) -> str:
@@ -384,3 +384,15 @@ def test_the_home_page_lists_games_in_progress_first_with_the_next_dealer(client
     assert html.index("In progress") < html.index("Ana, Ben, Cy") < html.index("Finished") < html.index("Eve, Fay, Gus")
     assert "Deal 1: Cy deals" in html
     assert "Winners: Fay, Gus" in html
+
+
+# --- fast on a phone --------------------------------------------------------------------
+
+
+def test_pages_are_compressed_and_static_files_cached_for_a_year_under_a_versioned_url(client: FlaskClient) -> None:
+    home = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert home.headers["Content-Encoding"] == "gzip"
+    css = re.search(r'href="(/static/css/app\.css\?v=[0-9a-f]{12})"', client.get("/").get_data(as_text=True)).group(1)
+    response = client.get(css)
+    assert response.status_code == 200
+    assert response.cache_control.max_age == 365 * 24 * 3600

@@ -12,8 +12,8 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import game_state, post_points, snapshot, start_game
-from test_black_spy_app import post_cards
+from tests.helpers import game_state, post_points, snapshot, start_game
+from tests.test_black_spy_app import post_cards
 
 
 def play_a_mixed_history(client: FlaskClient) -> list[str]:
@@ -58,7 +58,7 @@ def test_a_game_exports_its_inputs_and_what_they_derive(client: FlaskClient) -> 
 def test_export_then_import_then_export_gives_the_same_games(client: FlaskClient, tmp_path: Path, migrated_database: Path) -> None:
     import shutil
 
-    from conftest import make_app
+    from tests.helpers import make_app
 
     play_a_mixed_history(client)
     first = exported(client)

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from conftest import Server, enter_points, new_game
+from tests.browser.browsing import Server, enter_points, new_game
 
 
 def standings(page: Page) -> dict[str, int]:

@@ -1,0 +1,68 @@
+"""How many bytes a phone downloads for the home, new-game and game pages.
+
+Starts `companion serve` on loopback with a fresh database, makes a game with a few
+deals, then loads each page in Debian's Chromium at phone size, first with an empty
+cache and then again, reading the bytes from the browser's own network records
+(compressed, headers included). Run by hand:
+
+    .venv/bin/python benchmarks/page_weight.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import BrowserContext, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, enter_points, free_port, new_game, phone_context  # noqa: E402
+
+
+def transferred(context: BrowserContext, url: str) -> dict[str, int]:
+    """Load ``url`` in a new tab; return bytes on the wire, and how many came from elsewhere."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    sizes: dict[str, int] = {}
+    urls: dict[str, str] = {}
+    cdp.on("Network.requestWillBeSent", lambda event: urls.__setitem__(event["requestId"], event["request"]["url"]))
+    cdp.on("Network.loadingFinished", lambda event: sizes.__setitem__(event["requestId"], int(event["encodedDataLength"])))
+    page.goto(url, wait_until="networkidle")
+    page.close()
+    origin = url.split("/", 3)[:3]
+    foreign = [address for address in urls.values() if address.split("/", 3)[:3] != origin and not address.startswith("data:")]
+    return {"bytes": sum(sizes.values()), "requests": len(sizes), "foreign": len(foreign)}
+
+
+def main() -> None:
+    server = Server(Path(tempfile.mkdtemp()), free_port()).start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            setup = phone_context(browser)
+            page = setup.new_page()
+            game = new_game(page, server.url)
+            for deal in range(1, 6):
+                enter_points(page, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+                page.get_by_role("button", name=f"Record deal {deal}").click()
+                page.wait_for_selector(f"text=Deal {deal} recorded.")
+            setup.close()
+            pages = {"home": f"{server.url}/", "new game": f"{server.url}/new", "game": game}
+            print(f"{'page':10} {'first load':>12} {'repeat load':>12} {'requests':>9} {'foreign':>8}")
+            for name, url in pages.items():
+                # services workers off, so the figures are the http cache's alone
+                context = phone_context(browser, service_workers="block")
+                first = transferred(context, url)
+                repeat = transferred(context, url)
+                context.close()
+                print(f"{name:10} {first['bytes']:>10} B {repeat['bytes']:>10} B {first['requests']:>9} {first['foreign']:>8}")
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

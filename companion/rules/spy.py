@@ -1,0 +1,662 @@
+"""Spy: the public state at the table as a fold over the turns taken.
+
+The companion never knows, asks for or stores a hidden card. A base is what everyone
+can see of it: which cards are exposed (and as which target), which bombs are lit and,
+when the table tracks the Spies, where its Spy stands and which way it faces.
+
+Seats are numbered from 0 in clockwise order. A base is counted from its owner's left
+in two ways:
+
+- a *slot* is a place in the fan, 1 to the base size; one slot holds the Spy;
+- a *card* is one of the other cards, 1 to size - 1, not counting the Spy.
+
+Only the Spy moves, so a card keeps its number for the whole game while its slot
+changes whenever the Spy passes it. The public state is therefore kept by card; slots
+only matter for the mirror, which the optional Spy tracking works out.
+
+>>> setup = new_setup(["Ana", "Ben"], ["green", "red"], first_player=0)
+>>> state = replay(setup, [
+...     Turn(0, spy=SpyAction(1, 4, Answer.BOMB)),
+...     Turn(1, spy=SpyAction(0, 2, Answer.TARGET)),
+...     Turn(0, spy=SpyAction(1, 4, Answer.LIT_BOMB)),
+... ])
+>>> state.bases[1].lit_bombs, state.bases[0].target.value
+((4,), 'safe-2')
+>>> state.out[0].value, state.winner, state.to_play
+('blown-up', 1, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+
+from . import RulesError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+MAX_NAME_LENGTH = 40
+
+DECK_SIZE = 30
+SPIES_PER_BASE = 1
+# from this many players on, the "Bomb 2" cards leave the game
+BOMB_2_REMOVED_FROM = 3
+# places a Spy facing an exposed card may move, as its player chooses
+EXPOSED_MOVES = (1, 2)
+
+
+class Colour(StrEnum):
+    GREEN = "green"
+    RED = "red"
+    BLUE = "blue"
+    YELLOW = "yellow"
+
+
+class Target(StrEnum):
+    SAFE_1 = "safe-1"
+    SAFE_2 = "safe-2"
+    TOP_SECRET_1 = "top-secret-1"
+    TOP_SECRET_2 = "top-secret-2"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("-", " ").title()
+
+
+class Answer(StrEnum):
+    SAFE = "safe"
+    TOP_SECRET = "top-secret"
+    TARGET = "target"
+    BOMB = "bomb"
+    LIT_BOMB = "lit-bomb"
+    EXPOSED = "exposed"
+    SPY = "spy"
+
+
+class OutReason(StrEnum):
+    FOUND_OUT = "found-out"
+    BLOWN_UP = "blown-up"
+
+
+class Facing(StrEnum):
+    LEFT = "left"
+    RIGHT = "right"
+
+    def turned(self) -> Facing:
+        return Facing.RIGHT if self is Facing.LEFT else Facing.LEFT
+
+
+TARGET_ORDER = (Target.SAFE_1, Target.SAFE_2, Target.TOP_SECRET_1, Target.TOP_SECRET_2)
+SAFES = (Target.SAFE_1, Target.SAFE_2)
+TOP_SECRETS = (Target.TOP_SECRET_1, Target.TOP_SECRET_2)
+TWO_PLAYER_COLOURS = frozenset({Colour.GREEN, Colour.RED})
+SET_BOMBS: Mapping[Colour, int] = MappingProxyType(
+    {Colour.GREEN: 3, Colour.RED: 3, Colour.BLUE: 2, Colour.YELLOW: 2}
+)
+BOMB_2_SETS = frozenset({Colour.GREEN, Colour.RED})
+
+
+def bombs_in_base(colour: Colour, players: int) -> int:
+    """Count the bombs in a base of ``colour`` at a table of ``players``.
+
+    >>> bombs_in_base(Colour.RED, 2), bombs_in_base(Colour.RED, 3), bombs_in_base(Colour.BLUE, 4)
+    (3, 2, 2)
+    >>> len(Colour) * (SPIES_PER_BASE + len(TARGET_ORDER)) + sum(SET_BOMBS.values()) == DECK_SIZE
+    True
+    """
+    removed = colour in BOMB_2_SETS and players >= BOMB_2_REMOVED_FROM
+    return SET_BOMBS[colour] - removed
+
+
+def base_size(colour: Colour, players: int) -> int:
+    """Count the cards in a base, its Spy included."""
+    return SPIES_PER_BASE + len(TARGET_ORDER) + bombs_in_base(colour, players)
+
+
+def allowed_colours(players: int) -> tuple[Colour, ...]:
+    """The colour sets a table of ``players`` picks from."""
+    if players < BOMB_2_REMOVED_FROM:
+        return tuple(colour for colour in Colour if colour in TWO_PLAYER_COLOURS)
+    return tuple(Colour)
+
+
+# --- the Spy's place and the mirror --------------------------------------------------
+
+
+def faced_slot(size: int, slot: int, facing: Facing) -> int:
+    """The slot of the card a Spy in ``slot`` faces; at an end facing away, the other end.
+
+    >>> faced_slot(8, 8, Facing.RIGHT), faced_slot(8, 1, Facing.LEFT)
+    (1, 8)
+    """
+    step = 1 if facing is Facing.RIGHT else -1
+    return (slot - 1 + step) % size + 1
+
+
+def move_spy(size: int, slot: int, facing: Facing, steps: int) -> int:
+    """The slot a Spy in ``slot`` reaches by passing ``steps`` cards the way it faces.
+
+    The base wraps: past the last card the Spy carries on from the other end. A Spy
+    that has just passed the end card lands at that end (moving right, in the last
+    slot; moving left, in the first); putting it at the other end is a free choice of
+    its player, which :class:`Move` records as ``other_end``.
+
+    >>> move_spy(8, 8, Facing.RIGHT, 1)  # faces card 1 across the end and passes it
+    2
+    >>> move_spy(7, 2, Facing.LEFT, 2)  # passes card 1, wraps, passes card 6
+    6
+    """
+    cards = size - SPIES_PER_BASE
+    if facing is Facing.RIGHT:
+        return (slot + steps - 2) % cards + 2
+    return (slot - 1 - steps) % cards + 1
+
+
+def other_end(size: int, slot: int) -> int:
+    """The slot at the other end of the base from a Spy standing at one end."""
+    return size if slot == 1 else 1
+
+
+def mirror_slot(size: int, my_slot: int) -> int:
+    """The opponent's slot opposite ``my_slot``: my k-th from my left is their k-th from their right."""
+    return size + 1 - my_slot
+
+
+def card_at(spy_slot: int, slot: int) -> int | None:
+    """The card in ``slot`` of a base whose Spy is in ``spy_slot``; None for the Spy."""
+    if slot == spy_slot:
+        return None
+    return slot if slot < spy_slot else slot - SPIES_PER_BASE
+
+
+def slot_of(spy_slot: int, card: int) -> int:
+    """The slot of ``card`` in a base whose Spy is in ``spy_slot``."""
+    return card if card < spy_slot else card + SPIES_PER_BASE
+
+
+# --- setup ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SpyPlace:
+    """Where a Spy stands (a slot) and which way it faces."""
+
+    slot: int
+    facing: Facing
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Who sits where with which colour, who plays first, and where the Spies start.
+
+    ``spies`` is None when the table does not track the Spies.
+    """
+
+    players: tuple[str, ...]
+    colours: tuple[Colour, ...]
+    first_player: int
+    spies: tuple[SpyPlace, ...] | None = None
+
+    @property
+    def tracking(self) -> bool:
+        return self.spies is not None
+
+    @property
+    def base_size(self) -> int:
+        return base_size(self.colours[0], len(self.players))
+
+
+def new_setup(
+    names: Sequence[str],
+    colours: Sequence[str],
+    first_player: int,
+    spies: Sequence[SpyPlace] | None = None,
+) -> Setup:
+    """Seat the named players in the order given, blank rows left out.
+
+    ``colours`` and ``spies`` run row by row alongside ``names``; ``first_player`` is
+    a row. Error fields name rows: ``player-N``, ``colour-N``, ``spy-N``.
+
+    >>> new_setup(["Ana", "Ben"], ["green", "blue"], first_player=0)
+    Traceback (most recent call last):
+    ...
+    companion.rules.RulesError: Two players play the green and red sets.
+    """
+    errors: dict[str, str] = {}
+    rows = [row for row, name in enumerate(names) if " ".join(name.split())]
+    parsed: list[Colour] = []
+    for row in rows:
+        raw = colours[row] if row < len(colours) else ""
+        try:
+            parsed.append(Colour(raw))
+        except ValueError:
+            errors[f"colour-{row}"] = f"Pick a colour: {', '.join(Colour)}."
+    places: tuple[SpyPlace, ...] | None = None
+    if spies is not None:
+        placed = []
+        for row in rows:
+            place = spies[row] if row < len(spies) else None
+            try:
+                placed.append(SpyPlace(place.slot, Facing(place.facing)))  # type: ignore[union-attr]
+            except (AttributeError, ValueError):
+                errors[f"spy-{row}"] = "Say where this Spy stands and which way it faces."
+        places = tuple(placed)
+    if first_player not in rows:
+        errors["first_player"] = "The first player must be one of the named players."
+    if errors:
+        raise RulesError(next(iter(errors.values())), errors)
+    setup = Setup(
+        players=tuple(" ".join(names[row].split()) for row in rows),
+        colours=tuple(parsed),
+        first_player=rows.index(first_player),
+        spies=places,
+    )
+    _raise(_setup_errors(setup, rows))
+    return setup
+
+
+def check_setup(setup: Setup) -> None:
+    """Refuse a setup the rules do not allow."""
+    _raise(_setup_errors(setup, range(len(setup.players))))
+
+
+def _raise(errors: dict[str, str]) -> None:
+    if errors:
+        raise RulesError(next(iter(errors.values())), errors)
+
+
+def _setup_errors(setup: Setup, rows: Sequence[int]) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    count = len(setup.players)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        errors["players"] = f"Spy is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} named."
+        return errors
+    seen: set[str] = set()
+    for seat, name in enumerate(setup.players):
+        if not name.strip():
+            errors[f"player-{rows[seat]}"] = "Name every player."
+        elif len(name) > MAX_NAME_LENGTH:
+            errors[f"player-{rows[seat]}"] = f"A name can be at most {MAX_NAME_LENGTH} characters."
+        elif name.casefold() in seen:
+            errors[f"player-{rows[seat]}"] = f"Two players are called {name}."
+        seen.add(name.casefold())
+    if len(setup.colours) != count:
+        errors["colours"] = "Pick a colour for every player."
+        return errors
+    picked: set[Colour] = set()
+    for seat, raw in enumerate(setup.colours):
+        try:
+            colour = Colour(raw)
+        except ValueError:
+            errors[f"colour-{rows[seat]}"] = f"Pick a colour: {', '.join(Colour)}."
+            continue
+        if colour in picked:
+            errors[f"colour-{rows[seat]}"] = f"Two players picked {colour}."
+        picked.add(colour)
+    if errors:
+        return errors
+    if count < BOMB_2_REMOVED_FROM and picked != TWO_PLAYER_COLOURS:
+        errors["colours"] = "Two players play the green and red sets."
+        return errors
+    if not isinstance(setup.first_player, int) or not 0 <= setup.first_player < count:
+        errors["first_player"] = "The first player must be one of the players."
+    if setup.spies is not None:
+        size = setup.base_size
+        if len(setup.spies) != count:
+            errors["spies"] = "Place every player's Spy, or track none."
+            return errors
+        for seat, place in enumerate(setup.spies):
+            if not isinstance(place.slot, int) or not 1 <= place.slot <= size:
+                errors[f"spy-{rows[seat]}"] = f"A Spy stands in a slot from 1 to {size}."
+            elif place.facing not in (Facing.LEFT, Facing.RIGHT):
+                errors[f"spy-{rows[seat]}"] = "A Spy faces left or right."
+    return errors
+
+
+# --- turns ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """A Spy's move as its player announced it.
+
+    The Spy may be turned round before and after the move (never during it); it then
+    passes ``steps`` cards the way it faces. The number on the faced card is hidden,
+    so ``steps`` is taken as announced, except that a Spy facing an exposed card
+    moves 1 or 2. ``other_end`` puts a Spy that ends at one end at the other end,
+    which the rules say is not a move; ``steps=0`` with ``other_end`` does only that.
+    """
+
+    steps: int
+    turn_before: bool = False
+    turn_after: bool = False
+    other_end: bool = False
+
+
+@dataclass(frozen=True)
+class SpyAction:
+    """Whom a player spied on, which card they looked at (None for their Spy), the answer."""
+
+    target: int
+    card: int | None
+    answer: Answer
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One player's turn: a move, a spy, both or neither; the move comes first."""
+
+    player: int
+    move: Move | None = None
+    spy: SpyAction | None = None
+
+
+# --- the game as a fold over its turns -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class BaseState:
+    """What everyone can see of one player's base."""
+
+    owner: int
+    colour: Colour
+    size: int
+    bombs: int
+    exposed: Mapping[int, Target] = field(default_factory=lambda: MappingProxyType({}))
+    lit_bombs: tuple[int, ...] = ()
+    spy: SpyPlace | None = None
+
+    @property
+    def cards(self) -> int:
+        """How many cards the base holds besides its Spy."""
+        return self.size - SPIES_PER_BASE
+
+    @property
+    def target(self) -> Target | None:
+        """The current exposure target, or None once all are exposed."""
+        done = len(self.exposed)
+        return TARGET_ORDER[done] if done < len(TARGET_ORDER) else None
+
+    @property
+    def unlit_bombs(self) -> int:
+        return self.bombs - len(self.lit_bombs)
+
+    def hidden_besides_target(self, kinds: Sequence[Target]) -> tuple[Target, ...]:
+        """The targets of ``kinds`` still hidden that are not the current target."""
+        shown = set(self.exposed.values())
+        return tuple(kind for kind in kinds if kind not in shown and kind != self.target)
+
+
+@dataclass(frozen=True)
+class SpyState:
+    """The public state of a game after its turns."""
+
+    setup: Setup
+    turns: tuple[Turn, ...]
+    bases: tuple[BaseState, ...]
+    out: Mapping[int, OutReason]
+    to_play: int | None
+    winner: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """Seats still in the game, clockwise from seat 0."""
+        return tuple(seat for seat in range(len(self.bases)) if seat not in self.out)
+
+
+class GameOverError(RulesError):
+    """A turn taken after the game already has a winner."""
+
+
+def start(setup: Setup) -> SpyState:
+    """The state before the first turn."""
+    check_setup(setup)
+    players = len(setup.players)
+    bases = tuple(
+        BaseState(
+            owner=seat,
+            colour=Colour(colour),
+            size=base_size(Colour(colour), players),
+            bombs=bombs_in_base(Colour(colour), players),
+            spy=None if setup.spies is None else setup.spies[seat],
+        )
+        for seat, colour in enumerate(setup.colours)
+    )
+    return SpyState(
+        setup=setup,
+        turns=(),
+        bases=bases,
+        out=MappingProxyType({}),
+        to_play=setup.first_player,
+        winner=None,
+    )
+
+
+def replay(setup: Setup, turns: Sequence[Turn]) -> SpyState:
+    """Fold the rules over a game's turns, refusing the first impossible one by number."""
+    state = start(setup)
+    for turn in turns:
+        state = take(state, turn)
+    return state
+
+
+def play(setup: Setup, turns: Sequence[Turn], turn: Turn) -> SpyState:
+    """The state after one more turn."""
+    return take(replay(setup, turns), turn)
+
+
+def take(state: SpyState, turn: Turn) -> SpyState:
+    """The state after ``turn``; a refusal names the turn ("Turn 4: ...")."""
+    number = len(state.turns) + 1
+    try:
+        return _take(state, turn)
+    except RulesError as error:
+        raise type(error)(f"Turn {number}: {error.message}", error.errors) from error
+
+
+def _take(state: SpyState, turn: Turn) -> SpyState:
+    names = state.setup.players
+    if state.winner is not None:
+        message = f"The game is over: {names[state.winner]} won. No more turns."
+        raise GameOverError(message, {"": message})
+    if turn.player != state.to_play:
+        message = f"It is {names[state.to_play]}'s turn."  # type: ignore[index]
+        raise RulesError(message, {"player": message})
+    bases = list(state.bases)
+    out = dict(state.out)
+    player = turn.player
+    if turn.move is not None:
+        bases[player] = _moved(state, bases[player], turn.move)
+    if turn.spy is not None:
+        moved = replace(state, bases=tuple(bases))
+        target = turn.spy.target
+        answer = _check_spy(moved, player, turn.spy)
+        base = bases[target]
+        card = turn.spy.card
+        if answer is Answer.TARGET:
+            exposed = {**base.exposed, card: base.target}
+            bases[target] = replace(base, exposed=MappingProxyType(exposed))
+            if len(exposed) == len(TARGET_ORDER):
+                out[target] = OutReason.FOUND_OUT
+        elif answer is Answer.BOMB:
+            bases[target] = replace(base, lit_bombs=tuple(sorted((*base.lit_bombs, card))))
+        elif answer is Answer.LIT_BOMB:
+            out[player] = OutReason.BLOWN_UP
+    remaining = [seat for seat in range(len(bases)) if seat not in out]
+    winner = remaining[0] if len(remaining) == 1 else None
+    return SpyState(
+        setup=state.setup,
+        turns=(*state.turns, turn),
+        bases=tuple(bases),
+        out=MappingProxyType(out),
+        to_play=None if winner is not None else _next_player(player, len(bases), out),
+        winner=winner,
+    )
+
+
+def _next_player(after: int, players: int, out: Mapping[int, OutReason]) -> int:
+    for step in range(1, players + 1):
+        seat = (after + step) % players
+        if seat not in out:
+            return seat
+    raise AssertionError("no player left")  # pragma: no cover
+
+
+def _moved(state: SpyState, base: BaseState, move: Move) -> BaseState:
+    name = state.setup.players[base.owner]
+    if base.spy is None:
+        message = "This table does not track the Spies: leave the move out."
+        raise RulesError(message, {"move": message})
+    steps = move.steps
+    if not isinstance(steps, int) or steps < 0:
+        message = "A Spy moves a whole number of places."
+        raise RulesError(message, {"steps": message})
+    if steps == 0 and (not move.other_end or move.turn_before or move.turn_after):
+        message = "A Spy that moves goes at least 1 place; 0 only puts it at the other end."
+        raise RulesError(message, {"steps": message})
+    slot, facing = base.spy.slot, base.spy.facing
+    if move.turn_before:
+        facing = facing.turned()
+    if steps:
+        faced = card_at(slot, faced_slot(base.size, slot, facing))
+        if faced in base.exposed and steps not in EXPOSED_MOVES:
+            message = (
+                f"{name}'s Spy faces an exposed card ({base.exposed[faced].label}): "
+                f"it moves {' or '.join(map(str, EXPOSED_MOVES))} places."
+            )
+            raise RulesError(message, {"steps": message})
+        slot = move_spy(base.size, slot, facing, steps)
+    if move.turn_after:
+        facing = facing.turned()
+    if move.other_end:
+        if slot not in (1, base.size):
+            message = f"{name}'s Spy is not at an end of the base, so it cannot go to the other end."
+            raise RulesError(message, {"other_end": message})
+        slot = other_end(base.size, slot)
+    return replace(base, spy=SpyPlace(slot, facing))
+
+
+def looked_at(state: SpyState, spy_seat: int, target_seat: int) -> int | None:
+    """The card of ``target_seat`` that ``spy_seat``'s Spy looks at; None for their Spy.
+
+    Needs the Spies tracked. Every base at a table has the same size.
+
+    >>> setup = new_setup(["Ana", "Ben"], ["green", "red"], 0,
+    ...                   spies=[SpyPlace(1, Facing.LEFT), SpyPlace(3, Facing.RIGHT)])
+    >>> state = start(setup)
+    >>> looked_at(state, 0, 1)  # Ana faces across the end, slot 8; opposite is Ben's slot 1
+    1
+    >>> looked_at(state, 1, 0)  # Ben faces slot 4; opposite is Ana's slot 5, card 4
+    4
+    """
+    mine, theirs = state.bases[spy_seat], state.bases[target_seat]
+    if mine.spy is None or theirs.spy is None:
+        raise RulesError("This table does not track the Spies.")
+    opposite = mirror_slot(mine.size, faced_slot(mine.size, mine.spy.slot, mine.spy.facing))
+    return card_at(theirs.spy.slot, opposite)
+
+
+def possible_answers(
+    state: SpyState, spy_seat: int, target_seat: int, card: int | None
+) -> tuple[Answer, ...]:
+    """The answers still possible when ``spy_seat`` looks at ``card`` of ``target_seat``.
+
+    ``card`` None is the target's Spy. Refuses a question the rules do not allow.
+
+    >>> state = start(new_setup(["Ana", "Ben", "Cy"], ["blue", "red", "green"], 0))
+    >>> [answer.value for answer in possible_answers(state, 0, 1, 3)]
+    ['safe', 'top-secret', 'target', 'bomb']
+    """
+    _check_question(state, spy_seat, target_seat, card)
+    return _answers(state.bases[target_seat], card)
+
+
+def _answers(base: BaseState, card: int | None) -> tuple[Answer, ...]:
+    if card is None:
+        return (Answer.SPY,)
+    if card in base.exposed:
+        return (Answer.EXPOSED,)
+    if card in base.lit_bombs:
+        return (Answer.LIT_BOMB,)
+    answers = []
+    if base.hidden_besides_target(SAFES):
+        answers.append(Answer.SAFE)
+    if base.hidden_besides_target(TOP_SECRETS):
+        answers.append(Answer.TOP_SECRET)
+    if base.target is not None:
+        answers.append(Answer.TARGET)
+    if base.unlit_bombs:
+        answers.append(Answer.BOMB)
+    return tuple(answers)
+
+
+def _check_question(state: SpyState, spy_seat: int, target: int, card: int | None) -> None:
+    names = state.setup.players
+    if not isinstance(spy_seat, int) or not 0 <= spy_seat < len(names) or spy_seat in state.out:
+        message = "Only a player still in the game spies."
+        raise RulesError(message, {"player": message})
+    if not isinstance(target, int) or not 0 <= target < len(names):
+        message = "Spy on one of the players."
+        raise RulesError(message, {"target": message})
+    if target == spy_seat:
+        message = "A player cannot spy on their own base."
+        raise RulesError(message, {"target": message})
+    if target in state.out:
+        message = f"{names[target]} is out: their base is no longer spied on."
+        raise RulesError(message, {"target": message})
+    cards = state.bases[target].cards
+    if card is not None and (not isinstance(card, int) or not 1 <= card <= cards):
+        message = f"{names[target]}'s base has cards 1 to {cards}, not counting the Spy."
+        raise RulesError(message, {"card": message})
+
+
+def _check_spy(state: SpyState, player: int, action: SpyAction) -> Answer:
+    names = state.setup.players
+    _check_question(state, player, action.target, action.card)
+    try:
+        answer = Answer(action.answer)
+    except ValueError:
+        message = f"Unknown answer {action.answer!r}."
+        raise RulesError(message, {"answer": message}) from None
+    base = state.bases[action.target]
+    them, card = names[action.target], action.card
+    if base.spy is not None:
+        seen = looked_at(state, player, action.target)
+        if seen != card:
+            where = f"{them}'s Spy" if seen is None else f"{them}'s card {seen}"
+            claimed = "their Spy" if card is None else f"card {card}"
+            message = f"{names[player]}'s Spy looks at {where}, not {claimed}."
+            raise RulesError(message, {"card": message})
+    if answer not in _answers(base, card):
+        message = _refusal(base, them, card, answer)
+        raise RulesError(message, {"answer": message})
+    return answer
+
+
+def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> str:
+    if card is None:
+        return f"Looking at {them}'s Spy reveals nothing: the only answer is “spy”."
+    if answer is Answer.SPY:
+        return f"Card {card} is not {them}'s Spy: name no card for the answer “spy”."
+    if card in base.exposed:
+        return f"{them}'s card {card} is exposed ({base.exposed[card].label}): the only answer is “exposed”."
+    if card in base.lit_bombs:
+        return f"{them}'s card {card} is a lit bomb: the only answer is “lit-bomb”."
+    if answer is Answer.EXPOSED:
+        return f"{them}'s card {card} is not exposed."
+    if answer is Answer.LIT_BOMB:
+        return f"{them}'s card {card} is not a lit bomb: a bomb found for the first time answers “bomb”."
+    if answer is Answer.BOMB:
+        return f"All {base.bombs} of {them}'s bombs are already lit."
+    if answer in (Answer.SAFE, Answer.TOP_SECRET):
+        kinds, word = (SAFES, "Safe") if answer is Answer.SAFE else (TOP_SECRETS, "Top Secret")
+        if all(kind in base.exposed.values() for kind in kinds):
+            return f"Both of {them}'s {word}s are exposed."
+        return f"{them}'s only hidden {word} is the current target, {base.target.label}: the answer is “target”."  # type: ignore[union-attr]
+    return f"{them} has no exposure target left."

@@ -1,0 +1,184 @@
+"""Every page on a small phone, in light and dark; installability and offline use."""
+
+from __future__ import annotations
+
+import json
+import struct
+import urllib.request
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.browsing import AXE, SMALL_PHONE, Server, enter_points, new_game, phone_context
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Browser, server: Server) -> dict[str, str]:
+    """One game with deals in it, and the url of every kind of page."""
+    context = phone_context(browser)
+    page = context.new_page()
+    game = new_game(page, server.url)
+    enter_points(page, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    page.get_by_role("button", name="Record deal 1").click()
+    expect(page.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    over = new_game(page, server.url, names=("Eve", "Fay", "Gus", "Hal", "Ida", "Jo"), end_value="10")
+    enter_points(page, {"Eve": 10, "Fay": 10, "Gus": 10, "Hal": 10, "Ida": 10, "Jo": 10})
+    page.get_by_role("button", name="Record deal 1").click()
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    context.close()
+    return {
+        "home": f"{server.url}/",
+        "new game": f"{server.url}/new",
+        "game": game,
+        "game by cards": f"{game}?mode=cards",
+        "edit deal": f"{game}/deals/1/edit",
+        "finished game": over,
+        "offline": f"{server.url}/offline",
+        "not found": f"{server.url}/black-spy/nothing-here",
+    }
+
+
+CONTROLS_WITHOUT_A_NAME = """() => [...document.querySelectorAll("input, select, textarea, button, a[href]")]
+  .filter((el) => el.type !== "hidden" && el.getClientRects().length > 0)
+  .filter((el) => {
+    const labelled = (el.labels && [...el.labels].some((label) => label.textContent.trim()))
+      || (el.getAttribute("aria-label") || "").trim()
+      || el.getAttribute("aria-labelledby")
+      || (["BUTTON", "A"].includes(el.tagName) && el.textContent.trim());
+    return !labelled;
+  })
+  .map((el) => el.outerHTML.slice(0, 120))"""
+
+SMALL_TAP_TARGETS = """() => [...document.querySelectorAll("main button, main a[href], main select, main input:not([type=hidden]), .bar a, .bar label")]
+  .filter((el) => el.getClientRects().length > 0)
+  .map((el) => {
+    // a radio or checkbox is tapped through its label, which is the target
+    const target = ["radio", "checkbox"].includes(el.type) ? (el.closest("label") || el.labels[0] || el) : el;
+    const box = target.getBoundingClientRect();
+    return {html: el.outerHTML.slice(0, 100), width: box.width, height: box.height};
+  })
+  .filter((box) => box.width < 44 || box.height < 44)"""
+
+
+@pytest.mark.parametrize("name", ["home", "new game", "game", "game by cards", "edit deal", "finished game", "offline", "not found"])
+def test_no_page_scrolls_sideways_on_a_320_pixel_phone(browser: Browser, pages: dict[str, str], name: str) -> None:
+    context = phone_context(browser, viewport=SMALL_PHONE)
+    page = context.new_page()
+    page.goto(pages[name])
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    context.close()
+    assert overflow <= 0, f"{name} is {overflow}px wider than a 320px screen"
+
+
+@pytest.mark.parametrize("name", ["home", "new game", "game", "game by cards", "edit deal", "finished game"])
+def test_every_control_has_an_accessible_name_and_a_thumb_sized_target(phone: Page, pages: dict[str, str], name: str) -> None:
+    phone.goto(pages[name])
+    assert phone.evaluate(CONTROLS_WITHOUT_A_NAME) == []
+    assert phone.evaluate(SMALL_TAP_TARGETS) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", ["home", "new game", "game", "game by cards", "finished game"])
+def test_axe_finds_no_serious_accessibility_problem(browser: Browser, pages: dict[str, str], name: str, scheme: str) -> None:
+    # the page's content security policy would refuse the injected axe script
+    context = phone_context(browser, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    page.goto(pages[name])
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter((v) => ["serious", "critical"].includes(v.impact))
+            .map((v) => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.html)}))"""
+    )
+    context.close()
+    assert violations == []
+
+
+def test_the_pages_follow_the_systems_dark_mode_with_a_true_black_background(browser: Browser, pages: dict[str, str]) -> None:
+    backgrounds = {}
+    for scheme in ("light", "dark"):
+        context = phone_context(browser, color_scheme=scheme)
+        page = context.new_page()
+        page.goto(pages["game"])
+        backgrounds[scheme] = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        context.close()
+    assert backgrounds["dark"] == "rgb(0, 0, 0)"
+    assert backgrounds["light"] != backgrounds["dark"]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_manifest_is_linked_and_describes_an_installable_app(phone: Page, server: Server) -> None:
+    phone.goto(server.url)
+    href = phone.locator("link[rel=manifest]").get_attribute("href")
+    response = phone.request.get(server.url + href)
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = json.loads(response.text())
+    for key in ("name", "short_name", "description", "start_url", "scope", "id", "theme_color", "background_color"):
+        assert manifest[key], key
+    assert manifest["display"] == "standalone"
+    sizes = {}
+    for icon in manifest["icons"]:
+        data = urllib.request.urlopen(server.url + icon["src"]).read()
+        sizes[(icon["sizes"], icon["purpose"])] = png_size(data)
+    assert sizes == {("192x192", "any"): (192, 192), ("512x512", "any"): (512, 512), ("512x512", "maskable"): (512, 512)}
+
+
+def test_the_service_worker_keeps_visited_pages_and_the_offline_page_when_the_server_is_gone(browser: Browser, own_server: Server) -> None:
+    context = phone_context(browser)
+    page = context.new_page()
+    game = new_game(page, own_server.url)
+    state = page.evaluate("() => navigator.serviceWorker.ready.then((r) => r.active.state)")
+    assert state in ("activating", "activated")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # this visit goes through the worker, which keeps a copy of the page
+    page.goto(game)
+    expect(page.locator("#next-deal-title")).to_have_text("Deal 1: Ana deals")
+    own_server.stop()
+    page.goto(game)
+    expect(page.locator("#next-deal-title")).to_have_text("Deal 1: Ana deals")
+    expect(page.locator("link[rel=stylesheet]")).to_have_count(1)
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.card')).borderRadius") == "12px"
+    page.goto(f"{own_server.url}/black-spy/never-visited")
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    context.close()
+
+
+def test_a_new_version_of_the_app_gets_a_new_cache(phone: Page, server: Server) -> None:
+    body = phone.request.get(f"{server.url}/sw.js").text()
+    assert "const CACHE = \"companion-" in body
+    assert phone.request.get(f"{server.url}/sw.js").headers["cache-control"] == "no-cache"
+    # the cache name is made of the shell files' hashes, so it changes with any of them
+    css = phone.request.get(f"{server.url}/").text()
+    css_hash = css.split("css/app.css?v=")[1][:12]
+    assert css_hash in body
+
+
+def test_the_wake_lock_toggle_is_shown_and_on_during_a_game(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    assert phone.evaluate("() => 'wakeLock' in navigator"), "this chromium has the screen wake lock api"
+    toggle = phone.get_by_label("Keep screen on")
+    expect(toggle).to_be_visible()
+    expect(toggle).to_be_checked()
+
+
+def test_the_first_load_of_a_game_page_is_at_most_50_kb_all_from_the_app(browser: Browser, pages: dict[str, str]) -> None:
+    from benchmarks.page_weight import transferred
+
+    context = phone_context(browser, service_workers="block")
+    first = transferred(context, pages["game"])
+    context.close()
+    assert first["foreign"] == 0
+    assert first["bytes"] <= 50 * 1024
+
+
+def test_the_wake_lock_toggle_is_hidden_where_the_browser_lacks_the_api(browser: Browser, pages: dict[str, str]) -> None:
+    context = phone_context(browser)
+    context.add_init_script("delete Navigator.prototype.wakeLock")
+    page = context.new_page()
+    page.goto(pages["game"])
+    expect(page.locator(".wake-lock")).to_be_hidden()
+    context.close()
