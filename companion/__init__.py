@@ -49,7 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, games, pwa, security
+    from . import assets, black_spy, errors, games, pwa, security, spy
     from .extensions import compress, csrf, db, htmx, migrate
     from .models import configure_sqlite
 
@@ -67,6 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(black_spy.bp)
+    app.register_blueprint(spy.bp)
     app.register_blueprint(pwa.bp)
     return app
 

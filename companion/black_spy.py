@@ -22,10 +22,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.datastructures import MultiDict
 
-from .exchange import BLACK_SPY, export_file
+from .exchange import export_file
 from .extensions import db, htmx
-from .games import MAX_ROWS, json_download
-from .models import Deal, Game, Seat, player_named
+from .games import MAX_ROWS, json_download, new_game_page
+from .models import BLACK_SPY, Deal, Game, Seat, player_named
 from .rules import RulesError
 from .rules import black_spy as bs
 
@@ -67,12 +67,7 @@ def create() -> Response | tuple[str, int]:
         first = None if dealer_row == "draw" else _row(dealer_row)
         setup = bs.new_setup(rules, names, first)
     except RulesError as error:
-        return (
-            render_template(
-                "games/new.html", rows=MAX_ROWS, presets=bs.PRESETS, values=form, errors=error.errors
-            ),
-            422,
-        )
+        return new_game_page(values=form, errors=error.errors, status=422)
     game = Game(
         kind=BLACK_SPY,
         preset=rules.preset.value,

@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy import select
 
 from .extensions import db
-from .models import Deal, Game, Seat, cards_from_json, cards_to_json, player_named, utcnow
+from .models import BLACK_SPY, SPY, Deal, Game, Seat, SpyTurn, cards_from_json, cards_to_json, player_named, utcnow
 from .rules import RulesError
 from .rules import black_spy as bs
+from .rules import spy
 
 FORMAT = "companion/1"
-BLACK_SPY = "black-spy"
 
 
 class ImportRefused(ValueError):
@@ -44,6 +44,12 @@ def export_file(games: Iterable[Game]) -> dict[str, Any]:
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
+    if game.kind == SPY:
+        return spy_game_to_json(game)
+    return black_spy_game_to_json(game)
+
+
+def black_spy_game_to_json(game: Game) -> dict[str, Any]:
     names = game.player_names
     state = game.state()
     rules = state.setup.rules
@@ -107,12 +113,64 @@ def derived_json(state: bs.GameState, rules: bs.RuleSet) -> dict[str, Any]:
     }
 
 
+def spy_game_to_json(game: Game) -> dict[str, Any]:
+    names = game.player_names
+    state = game.spy_state()
+    turns = []
+    for turn in game.turns:
+        item: dict[str, Any] = {"player": names[turn.player]}
+        if turn.move is not None:
+            item["move"] = dict(turn.move)
+        item["spy"] = None if turn.spy is None else {
+            "target": names[turn.spy["target"]],
+            # a card counted from the owner's left, leaving out the Spy
+            "slot": turn.spy["card"],
+            "answer": turn.spy["answer"],
+        }
+        turns.append(item)
+    data: dict[str, Any] = {
+        "id": game.id,
+        "kind": SPY,
+        "players": list(names),
+        "colours": {name: seat.colour for name, seat in zip(names, game.seats, strict=True)},
+        "first_player": names[game.first_seat],
+        "created_at": _timestamp(game.created_at),
+    }
+    if game.spies is not None:
+        data["spies"] = dict(zip(names, game.spies, strict=True))
+    data["turns"] = turns
+    data["derived"] = spy_derived_json(state)
+    return data
+
+
+def spy_derived_json(state: spy.SpyState) -> dict[str, Any]:
+    names = state.setup.players
+    bases = {}
+    for base in state.bases:
+        entry: dict[str, Any] = {
+            "size": base.size,
+            "target": None if base.target is None else base.target.value,
+            "exposed": {str(card): target.value for card, target in sorted(base.exposed.items())},
+            "lit_bombs": list(base.lit_bombs),
+            "unlit_bombs": base.unlit_bombs,
+        }
+        if base.spy is not None:
+            entry["spy"] = {"slot": base.spy.slot, "facing": base.spy.facing.value}
+        bases[names[base.owner]] = entry
+    return {
+        "turn": None if state.to_play is None else names[state.to_play],
+        "out": {names[seat]: reason.value for seat, reason in state.out.items()},
+        "winner": None if state.winner is None else names[state.winner],
+        "bases": bases,
+    }
+
+
 # --- import ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class GameInput:
-    """One game of a file, checked against the rules and ready to store."""
+    """One Black Spy game of a file, checked against the rules and ready to store."""
 
     id: str | None
     created_at: datetime | None
@@ -122,6 +180,16 @@ class GameInput:
     first_lead: str | None
     setup: bs.Setup
     entries: tuple[bs.DealEntry, ...]
+
+
+@dataclass(frozen=True)
+class SpyInput:
+    """One Spy game of a file, its turns replayed through the rules."""
+
+    id: str | None
+    created_at: datetime | None
+    setup: spy.Setup
+    turns: tuple[spy.Turn, ...]
 
 
 class _Bad(ValueError):
@@ -225,6 +293,74 @@ def _parse_black_spy(data: dict[str, Any]) -> GameInput:
     )
 
 
+def _parse_spy(data: dict[str, Any]) -> SpyInput:
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise _Bad("players must be a list of names")
+    colours = data.get("colours")
+    if not isinstance(colours, dict) or set(colours) != set(players):
+        raise _Bad(f"colours must give a colour to each of the players {players}")
+    first = data.get("first_player")
+    if first not in players:
+        raise _Bad(f"the first player {first!r} is not one of the players")
+    places = None
+    spies = data.get("spies")
+    if spies is not None:
+        if not isinstance(spies, dict) or set(spies) != set(players):
+            raise _Bad("spies must place each player's Spy")
+        places = []
+        for name in players:
+            place = spies[name]
+            if not isinstance(place, dict) or place.get("facing") not in set(spy.Facing):
+                raise _Bad(f"{name}'s Spy needs a slot and a facing (left or right)")
+            places.append(spy.SpyPlace(_int(place.get("slot"), f"{name}'s Spy slot"), spy.Facing(place["facing"])))
+    setup = spy.new_setup(players, [str(colours[name]) for name in players], players.index(first), places)
+    if setup.players != tuple(players):
+        raise _Bad("player names must be trimmed and distinct")
+    raw_turns = data.get("turns", [])
+    if not isinstance(raw_turns, list):
+        raise _Bad("turns must be a list")
+    turns = []
+    for number, item in enumerate(raw_turns, start=1):
+        try:
+            turns.append(_parse_turn(item, setup.players))
+        except _Bad as error:
+            raise _Bad(f"turn {number}: {error}") from None
+    spy.replay(setup, turns)  # raises, naming the turn, if any turn is impossible
+    return SpyInput(
+        id=_parse_id(data.get("id")),
+        created_at=_parse_time(data.get("created_at")),
+        setup=setup,
+        turns=tuple(turns),
+    )
+
+
+def _parse_turn(item: Any, players: tuple[str, ...]) -> spy.Turn:
+    if not isinstance(item, dict) or item.get("player") not in players:
+        raise _Bad("a turn names its player")
+    move = item.get("move")
+    if move is not None:
+        if not isinstance(move, dict):
+            raise _Bad("a move must be an object")
+        flags = {key: move.get(key, False) for key in ("turn_before", "turn_after", "other_end")}
+        if not all(isinstance(flag, bool) for flag in flags.values()):
+            raise _Bad("turn_before, turn_after and other_end are true or false")
+        move = spy.Move(steps=_int(move.get("steps"), "a move's steps"), **flags)
+    action = item.get("spy")
+    if action is not None:
+        if not isinstance(action, dict) or action.get("target") not in players:
+            raise _Bad("a spy names the player spied on")
+        if action.get("answer") not in set(spy.Answer):
+            raise _Bad(f"unknown answer {action.get('answer')!r}")
+        slot = action.get("slot")
+        action = spy.SpyAction(
+            target=players.index(action["target"]),
+            card=None if slot is None else _int(slot, "a spy's slot"),
+            answer=spy.Answer(action["answer"]),
+        )
+    return spy.Turn(player=players.index(item["player"]), move=move, spy=action)
+
+
 def _parse_id(value: Any) -> str | None:
     if value is None:
         return None
@@ -247,7 +383,7 @@ def _parse_time(value: Any) -> datetime | None:
     return moment
 
 
-def parse_file(data: Any) -> list[GameInput]:
+def parse_file(data: Any) -> list[GameInput | SpyInput]:
     """Check a whole file; raise :class:`ImportRefused` listing every bad game."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRefused([f'This is not a {FORMAT} file (its "format" must be "{FORMAT}").'])
@@ -255,7 +391,7 @@ def parse_file(data: Any) -> list[GameInput]:
     if not isinstance(games, list):
         raise ImportRefused(['The file has no "games" list.'])
     problems: list[str] = []
-    parsed: list[GameInput] = []
+    parsed: list[GameInput | SpyInput] = []
     seen: set[str] = set()
     for index, game in enumerate(games, start=1):
         label = f"Game {index}"
@@ -264,9 +400,10 @@ def parse_file(data: Any) -> list[GameInput]:
         try:
             if not isinstance(game, dict):
                 raise _Bad("a game must be an object")
-            if game.get("kind", BLACK_SPY) != BLACK_SPY:
+            parser = {BLACK_SPY: _parse_black_spy, SPY: _parse_spy}.get(game.get("kind", BLACK_SPY))
+            if parser is None:
                 raise _Bad(f"unknown kind {game.get('kind')!r}")
-            item = _parse_black_spy(game)
+            item = parser(game)
         except (_Bad, RulesError) as error:
             problems.append(f"{label}: {error}")
             continue
@@ -285,34 +422,56 @@ def parse_file(data: Any) -> list[GameInput]:
     return parsed
 
 
-def store(items: Sequence[GameInput]) -> list[Game]:
+def store(items: Sequence[GameInput | SpyInput]) -> list[Game]:
     """Write checked games in one transaction."""
     games = []
     for item in items:
-        game = Game(
-            kind=BLACK_SPY,
-            preset=item.preset,
-            end_value=item.end_value,
-            shoot_rule=item.shoot_rule,
-            first_lead=item.first_lead,
-            first_seat=item.setup.first_dealer,
-        )
+        game = new_spy_game(item.setup) if isinstance(item, SpyInput) else _black_spy_game(item)
         if item.id is not None:
             game.id = item.id
         if item.created_at is not None:
             game.created_at = item.created_at
-        game.seats = [
-            Seat(position=position, player=player_named(name))
-            for position, name in enumerate(item.setup.players)
-        ]
-        for number, entry in enumerate(item.entries, start=1):
-            deal = Deal(number=number)
-            deal.set_entry(entry)
-            game.deals.append(deal)
         db.session.add(game)
         games.append(game)
     db.session.commit()
     return games
+
+
+def new_spy_game(setup: spy.Setup, turns: Sequence[spy.Turn] = ()) -> Game:
+    """A Spy game's rows, seated as the setup says."""
+    game = Game(
+        kind=SPY,
+        first_seat=setup.first_player,
+        spies=None if setup.spies is None else [
+            {"slot": place.slot, "facing": place.facing.value} for place in setup.spies
+        ],
+    )
+    game.seats = [
+        Seat(position=seat, player=player_named(name), colour=colour.value)
+        for seat, (name, colour) in enumerate(zip(setup.players, setup.colours, strict=True))
+    ]
+    for number, turn in enumerate(turns, start=1):
+        row = SpyTurn(number=number)
+        row.set_turn(turn)
+        game.turns.append(row)
+    return game
+
+
+def _black_spy_game(item: GameInput) -> Game:
+    game = Game(
+        kind=BLACK_SPY,
+        preset=item.preset,
+        end_value=item.end_value,
+        shoot_rule=item.shoot_rule,
+        first_lead=item.first_lead,
+        first_seat=item.setup.first_dealer,
+    )
+    game.seats = [Seat(position=position, player=player_named(name)) for position, name in enumerate(item.setup.players)]
+    for number, entry in enumerate(item.entries, start=1):
+        deal = Deal(number=number)
+        deal.set_entry(entry)
+        game.deals.append(deal)
+    return game
 
 
 def import_file(data: Any) -> list[Game]:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from collections.abc import Mapping
+
+from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from . import exchange
 from .extensions import db
 from .models import Game
 from .rules import black_spy as bs
+from .rules import spy
 
 bp = Blueprint("games", __name__)
 
@@ -21,22 +24,40 @@ MAX_ROWS = bs.STANDARD.max_players
 def index() -> str:
     """List games in progress first, then finished ones, newest first."""
     games = db.session.scalars(select(Game).order_by(Game.created_at.desc())).all()
-    listed = [(game, game.state()) for game in games]
+    listed = [(game, game.summary()) for game in games]
     in_progress = [item for item in listed if not item[1].finished]
     finished = [item for item in listed if item[1].finished]
     return render_template("games/index.html", in_progress=in_progress, finished=finished)
 
 
 @bp.get("/new")
-def new() -> str:
-    """Show the form that starts a game."""
-    return render_template(
+def new() -> Response:
+    """Show the forms that start a game of Black Spy or of Spy."""
+    return new_game_page()
+
+
+def new_game_page(
+    values: Mapping[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
+    spy_values: Mapping[str, str] | None = None,
+    spy_errors: Mapping[str, str] | None = None,
+    status: int = 200,
+) -> Response:
+    """The new-game page, with what was typed and what was wrong with it."""
+    html = render_template(
         "games/new.html",
         rows=MAX_ROWS,
         presets=bs.PRESETS,
-        values={},
-        errors={},
+        values=values or {},
+        errors=errors or {},
+        spy_rows=spy.MAX_PLAYERS,
+        colours=list(spy.Colour),
+        facings=list(spy.Facing),
+        spy_values=spy_values or {},
+        spy_errors=spy_errors or {},
+        game=request.args.get("game", "spy" if spy_values else "black-spy"),
     )
+    return make_response(html, status)
 
 
 @bp.get("/export.json")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import string
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,6 +14,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 from .rules import black_spy as bs
+from .rules import spy
 
 PUBLIC_ID_ALPHABET = string.ascii_letters + string.digits
 PUBLIC_ID_LENGTH = 10
@@ -51,12 +53,17 @@ class Game(db.Model):
     first_seat: Mapped[int]
     # bumped on every change, so an edit sent from an out-of-date page can be refused
     version: Mapped[int] = mapped_column(default=1)
+    # spy: where each tracked Spy starts, [{"slot", "facing"}] by seat; None when untracked
+    spies: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
 
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
     )
     deals: Mapped[list[Deal]] = relationship(
         order_by="Deal.number", cascade="all, delete-orphan", lazy="selectin"
+    )
+    turns: Mapped[list[SpyTurn]] = relationship(
+        order_by="SpyTurn.number", cascade="all, delete-orphan", lazy="selectin"
     )
 
     @property
@@ -80,6 +87,58 @@ class Game(db.Model):
     def state(self) -> bs.GameState:
         return bs.replay(self.setup(), self.entries())
 
+    def spy_setup(self) -> spy.Setup:
+        places = None
+        if self.spies is not None:
+            places = tuple(spy.SpyPlace(place["slot"], spy.Facing(place["facing"])) for place in self.spies)
+        return spy.Setup(
+            players=self.player_names,
+            colours=tuple(spy.Colour(seat.colour) for seat in self.seats),
+            first_player=self.first_seat,
+            spies=places,
+        )
+
+    def spy_turns(self) -> list[spy.Turn]:
+        return [turn.turn() for turn in self.turns]
+
+    def spy_state(self) -> spy.SpyState:
+        return spy.replay(self.spy_setup(), self.spy_turns())
+
+    def summary(self) -> GameSummary:
+        """What the list of games shows: who plays, whose go it is, who won."""
+        names = self.player_names
+        if self.kind == SPY:
+            state = self.spy_state()
+            return GameSummary(
+                names=names,
+                finished=state.finished,
+                winners=() if state.winner is None else (names[state.winner],),
+                next_up=None if state.to_play is None else names[state.to_play],
+                rounds=len(state.turns),
+            )
+        bs_state = self.state()
+        return GameSummary(
+            names=names,
+            finished=bs_state.finished,
+            winners=tuple(names[seat] for seat in bs_state.winners),
+            next_up=None if bs_state.next is None else names[bs_state.next.dealer],
+            rounds=len(bs_state.deals),
+            next_number=None if bs_state.next is None else bs_state.next.number,
+        )
+
+
+BLACK_SPY, SPY = "black-spy", "spy"
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    names: tuple[str, ...]
+    finished: bool
+    winners: tuple[str, ...]
+    next_up: str | None  # black spy: the next dealer; spy: whose turn
+    rounds: int  # deals or turns played
+    next_number: int | None = None
+
 
 class Seat(db.Model):
     __tablename__ = "seats"
@@ -87,6 +146,8 @@ class Seat(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     position: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    # spy: the colour set this player plays
+    colour: Mapped[str | None] = mapped_column(String(16))
 
     player: Mapped[Player] = relationship(lazy="joined")
 
@@ -121,6 +182,47 @@ class Deal(db.Model):
             self.raw, self.shooter = None, None
         else:
             self.raw, self.shooter, self.cards = list(entry.raw), entry.shooter, None
+
+
+class SpyTurn(db.Model):
+    """One turn of Spy as the table played it: a move, a spy, both or neither."""
+
+    __tablename__ = "spy_turns"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    player: Mapped[int]
+    # {"steps", "turn_before", "turn_after", "other_end"}, when the table tracks Spies
+    move: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # {"target": seat, "card": number or None for their Spy, "answer"}
+    spy: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    submission_id: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def turn(self) -> spy.Turn:
+        return spy.Turn(
+            player=self.player,
+            move=None if self.move is None else spy.Move(**self.move),
+            spy=None if self.spy is None else spy.SpyAction(
+                target=self.spy["target"], card=self.spy["card"], answer=spy.Answer(self.spy["answer"])
+            ),
+        )
+
+    def set_turn(self, turn: spy.Turn) -> None:
+        self.player = turn.player
+        self.move = None if turn.move is None else {
+            "steps": turn.move.steps,
+            "turn_before": turn.move.turn_before,
+            "turn_after": turn.move.turn_after,
+            "other_end": turn.move.other_end,
+        }
+        self.spy = None if turn.spy is None else {
+            "target": turn.spy.target,
+            "card": turn.spy.card,
+            "answer": turn.spy.answer.value,
+        }
 
 
 def cards_to_json(taken: bs.Cards) -> dict[str, Any]:

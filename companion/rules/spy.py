@@ -542,6 +542,16 @@ def _moved(state: SpyState, base: BaseState, move: Move) -> BaseState:
     return replace(base, spy=SpyPlace(slot, facing))
 
 
+def after_move(state: SpyState, player: int, move: Move) -> SpyState:
+    """The table as it stands once ``player``'s Spy has moved, before they spy.
+
+    Lets the table see which card the Spy will look at before the turn is recorded.
+    """
+    bases = list(state.bases)
+    bases[player] = _moved(state, bases[player], move)
+    return replace(state, bases=tuple(bases))
+
+
 def looked_at(state: SpyState, spy_seat: int, target_seat: int) -> int | None:
     """The card of ``target_seat`` that ``spy_seat``'s Spy looks at; None for their Spy.
 
@@ -660,3 +670,75 @@ def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> st
             return f"Both of {them}'s {word}s are exposed."
         return f"{them}'s only hidden {word} is the current target, {base.target.label}: the answer is “target”."  # type: ignore[union-attr]
     return f"{them} has no exposure target left."
+
+
+# --- reading what the table typed ---------------------------------------------------
+
+
+def _whole(text: str | None, field_name: str, what: str) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        message = f"{what} must be a whole number."
+        raise RulesError(message, {field_name: message}) from None
+
+
+def look_from_form(text: str | None) -> tuple[int, int | None] | None:
+    """Read a tap on an opponent's base: ``"seat:card"``, ``"seat:spy"`` or nothing.
+
+    >>> look_from_form("2:5"), look_from_form("1:spy"), look_from_form("")
+    ((2, 5), (1, None), None)
+    """
+    text = (text or "").strip()
+    if not text:
+        return None
+    seat, _, card = text.partition(":")
+    try:
+        return int(seat), None if card == "spy" else int(card)
+    except ValueError:
+        message = "Tap a card on the base you spy on."
+        raise RulesError(message, {"look": message}) from None
+
+
+def move_from_form(form: Mapping[str, str]) -> Move | None:
+    """Read the move fields (``steps``, ``turn_before``, ``turn_after``, ``other_end``)."""
+    steps = _whole(form.get("steps"), "steps", "The move")
+    flags = {key: bool(form.get(key)) for key in ("turn_before", "turn_after", "other_end")}
+    if steps is None and not any(flags.values()):
+        return None
+    if steps is None and (flags["turn_before"] or flags["turn_after"]):
+        message = "Turning the Spy is part of a move: say how far it moves."
+        raise RulesError(message, {"steps": message})
+    return Move(steps=steps or 0, **flags)
+
+
+def turn_from_form(state: SpyState, form: Mapping[str, str]) -> Turn:
+    """Read a whole turn for the player whose turn it is.
+
+    The answer may be left out where only one is possible (a lit bomb, an exposed
+    card, the opponent's Spy): the table is not asked what it already knows.
+    """
+    if state.to_play is None:
+        message = "The game is over: no more turns."
+        raise GameOverError(message, {"": message})
+    player = state.to_play
+    move = move_from_form(form)
+    look = look_from_form(form.get("look"))
+    if look is None:
+        return Turn(player=player, move=move)
+    target, card = look
+    seen = after_move(state, player, move) if move is not None else state
+    answers = possible_answers(seen, player, target, card)
+    text = (form.get("answer") or "").strip()
+    if not text and len(answers) == 1:
+        answer = answers[0]
+    else:
+        try:
+            answer = Answer(text)
+        except ValueError:
+            message = "Choose what the spied-on player answered."
+            raise RulesError(message, {"answer": message}) from None
+    return Turn(player=player, move=move, spy=SpyAction(target=target, card=card, answer=answer))

@@ -1,0 +1,259 @@
+"""Spy games: start one, record and undo turns, export one. Public state only."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    get_flashed_messages,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from .exchange import export_file, new_spy_game
+from .extensions import db, htmx
+from .games import json_download, new_game_page
+from .models import SPY, Game, SpyTurn
+from .rules import RulesError
+from .rules import spy as rules
+
+bp = Blueprint("spy", __name__, url_prefix="/spy")
+
+ROWS = rules.MAX_PLAYERS
+
+
+def load(game_id: str) -> Game:
+    game = db.get_or_404(Game, game_id)
+    if game.kind != SPY:
+        abort(404)
+    return game
+
+
+@bp.post("/new")
+def create() -> Response | tuple[str, int]:
+    """Seat the players with their colours and start a game."""
+    form = request.form
+    names = [form.get(f"spy-player-{row}", "") for row in range(ROWS)]
+    colours = [form.get(f"spy-colour-{row}", "") for row in range(ROWS)]
+    filled = [row for row, name in enumerate(names) if name.strip()]
+    chosen = form.get("first_player", "draw")
+    try:
+        if chosen == "draw":
+            # the table draws for who goes first; a uniform pick is the same thing
+            first = filled[secrets.randbelow(len(filled))] if filled else 0
+        else:
+            first = _int(chosen, "first_player", "Pick who plays first.")
+        places = None
+        if form.get("track"):
+            places = [
+                rules.SpyPlace(
+                    _int(form.get(f"spy-slot-{row}", ""), f"spy-{row}", "Say where each Spy stands."),
+                    form.get(f"spy-facing-{row}", ""),  # type: ignore[arg-type]  # the rules check it
+                )
+                if row in filled
+                else None
+                for row in range(ROWS)
+            ]
+        setup = rules.new_setup(names, colours, first, places)
+    except RulesError as error:
+        return new_game_page(spy_values=form, spy_errors=error.errors, status=422)
+    game = new_spy_game(setup)
+    db.session.add(game)
+    db.session.commit()
+    if chosen == "draw":
+        flash(f"The draw is made: {setup.players[setup.first_player]} plays first.")
+    return redirect(url_for("spy.show", game_id=game.id), code=303)
+
+
+def _int(text: str, field: str, message: str) -> int:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        raise RulesError(message, {field: message}) from None
+
+
+@bp.get("/<game_id>")
+def show(game_id: str) -> Response:
+    """Show whose turn it is, every base, and the turn form.
+
+    A look at a card (``look``) and a move may come in the query string, so the
+    form can offer only the answers still possible there, with or without htmx.
+    """
+    game = load(game_id)
+    state = game.spy_state()
+    values = request.args
+    preview: dict[str, Any] = {}
+    try:
+        preview = _preview(state, values)
+    except RulesError as error:
+        return render_game(game, state, values=values, errors=error.errors, status=422)
+    return render_game(game, state, values=values, **preview)
+
+
+def _preview(state: rules.SpyState, values: Mapping[str, str]) -> dict[str, Any]:
+    """What the table sees before it records the turn: where the Spy looks, the answers."""
+    if state.to_play is None:
+        return {}
+    player = state.to_play
+    move = rules.move_from_form(values)
+    seen = rules.after_move(state, player, move) if move is not None else state
+    mirror = {}
+    if state.setup.tracking:
+        mirror = {seat: rules.looked_at(seen, player, seat) for seat in seen.remaining if seat != player}
+    look = rules.look_from_form(values.get("look"))
+    if look is None and len(mirror) == 1:
+        # with one opponent left and the spies tracked, there is only one card to look at
+        (seat, card), = mirror.items()
+        look = (seat, card)
+    answers: tuple[rules.Answer, ...] = ()
+    if look is not None:
+        answers = rules.possible_answers(seen, player, *look)
+    return {"mirror": mirror, "look": look, "answers": answers, "seen": seen}
+
+
+@bp.post("/<game_id>/turns")
+def record_turn(game_id: str) -> Response:
+    """Record the turn of the player whose turn it is."""
+    game = load(game_id)
+    state = game.spy_state()
+    form = request.form
+    submission = form.get("submission", "")[:64] or None
+    if submission and db.session.scalar(select(SpyTurn.id).where(SpyTurn.submission_id == submission)):
+        return _after_write(game, "This turn was already recorded; it is counted once.")
+    if form.get("number") and form.get("number") != str(len(state.turns) + 1):
+        return _recorded_elsewhere(game, state)
+    try:
+        turn = rules.turn_from_form(state, form)
+        new_state = rules.take(state, turn)
+    except rules.GameOverError as error:
+        return render_game(game, state, message=error.message, status=409)
+    except RulesError as error:
+        preview: dict[str, Any] = {}
+        try:
+            preview = _preview(state, form)
+        except RulesError:
+            pass
+        return render_game(game, state, values=form, errors=error.errors, status=422, **preview)
+    row = SpyTurn(number=len(game.turns) + 1, submission_id=submission)
+    row.set_turn(turn)
+    game.turns.append(row)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        game = load(game_id)
+        return _recorded_elsewhere(game, game.spy_state())
+    return _after_write(game, _turn_message(new_state, turn))
+
+
+def _turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
+    names = state.setup.players
+    who = names[turn.player]
+    if turn.spy is None:
+        text = f"{who} did not spy."
+    else:
+        them = names[turn.spy.target]
+        answer = turn.spy.answer
+        text = {
+            rules.Answer.SAFE: f"{who} spied on {them}: a Safe.",
+            rules.Answer.TOP_SECRET: f"{who} spied on {them}: a Top Secret.",
+            rules.Answer.TARGET: f"{who} exposed {them}'s {_exposed_label(state, turn.spy)}.",
+            rules.Answer.BOMB: f"{who} found one of {them}'s bombs: tssss! It is lit.",
+            rules.Answer.LIT_BOMB: f"{who} found {them}'s lit bomb and is blown up.",
+            rules.Answer.EXPOSED: f"{who} looked at {them}'s exposed card: nothing new.",
+            rules.Answer.SPY: f"{who} looked at {them}'s Spy: nothing revealed.",
+        }[answer]
+    if turn.spy and state.out.get(turn.spy.target) is rules.OutReason.FOUND_OUT and turn.spy.answer is rules.Answer.TARGET:
+        text += f" That was {them}'s Top Secret 2: {them} is found out."
+    if state.winner is not None:
+        text += f" {names[state.winner]} wins!"
+    return text
+
+
+def _exposed_label(state: rules.SpyState, action: rules.SpyAction) -> str:
+    target = state.bases[action.target].exposed.get(action.card)  # type: ignore[arg-type]
+    return target.label if target else "target"
+
+
+def _recorded_elsewhere(game: Game, state: rules.SpyState) -> Response:
+    message = (
+        f"Turn {len(state.turns)} was just recorded from another phone; here is the table now. "
+        "Nothing you entered was saved."
+    )
+    return render_game(game, state, message=message, status=409)
+
+
+@bp.post("/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    """Remove the last turn; a finished game reopens."""
+    game = load(game_id)
+    if not game.turns:
+        return render_game(game, game.spy_state(), message="There is no turn to undo.", status=409)
+    last = game.turns[-1]
+    if request.form.get("number") and request.form.get("number") != str(last.number):
+        return render_game(game, game.spy_state(), message=f"The last turn is now turn {last.number}; nothing was undone.", status=409)
+    game.turns.remove(last)
+    db.session.delete(last)
+    db.session.commit()
+    return _after_write(game, f"Turn {last.number} undone.")
+
+
+@bp.get("/<game_id>/export.json")
+def export(game_id: str) -> Response:
+    """Download this game as a companion/1 file."""
+    game = load(game_id)
+    return json_download(export_file([game]), f"spy-{game.id}.json")
+
+
+def render_game(
+    game: Game,
+    state: rules.SpyState,
+    values: Mapping[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
+    message: str | None = None,
+    status: int = 200,
+    mirror: Mapping[int, int | None] | None = None,
+    look: tuple[int, int | None] | None = None,
+    answers: tuple[rules.Answer, ...] = (),
+    seen: rules.SpyState | None = None,
+) -> Response:
+    """The game page, or only its ``#spy-game`` fragment for htmx."""
+    context = {
+        "game": game,
+        "state": state,
+        "seen": seen or state,
+        "values": values or {},
+        "errors": errors or {},
+        "messages": [*get_flashed_messages(), *([message] if message else [])],
+        "mirror": mirror or {},
+        "look": look,
+        "answers": answers,
+        "submission": uuid.uuid4().hex,
+        "Answer": rules.Answer,
+        "OutReason": rules.OutReason,
+    }
+    fragment = bool(htmx) and not htmx.history_restore_request
+    template = "spy/_game.html" if fragment else "spy/game.html"
+    response = make_response(render_template(template, **context), status)
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+def _after_write(game: Game, message: str) -> Response:
+    db.session.refresh(game)
+    if htmx:
+        return render_game(game, game.spy_state(), message=message)
+    flash(message)
+    return redirect(url_for("spy.show", game_id=game.id), code=303)
