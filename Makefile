@@ -34,8 +34,10 @@ system-packages:
 serve: install
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve
 
+# the whole suite twice: on SQLite, then on a throwaway PostgreSQL server of its own
 test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	scripts/with-postgres.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache

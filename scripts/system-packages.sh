@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Install the Debian packages the test suite drives: Chromium for the browser tests and
-# a Noto font that covers Telugu. Run as root (CI is); does nothing when all are present.
+# Install the Debian packages the test suite drives: Chromium for the browser tests,
+# PostgreSQL for the second run of the suite, and a Noto font that covers Telugu.
+# Run as root (CI is); does nothing when all are present.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 dpkg -s fonts-noto-core >/dev/null 2>&1 || missing+=(fonts-noto-core)
+ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "The tests need these Debian packages: ${missing[*]} (sudo apt-get install ${missing[*]})" >&2

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -15,12 +14,12 @@ from companion import create_app
 from companion.extensions import db
 
 
-def make_app(database: Path, **config: Any) -> Flask:
+def make_app(database_url: str, **config: Any) -> Flask:
     return create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test-secret",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "SQLALCHEMY_DATABASE_URI": database_url,
             "WTF_CSRF_ENABLED": False,
             **config,
         }

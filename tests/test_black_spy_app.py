@@ -328,12 +328,8 @@ def test_a_deal_sent_from_a_page_that_missed_another_phones_deal_is_refused_in_w
     assert snapshot(app) == before
 
 
-def test_a_post_without_a_csrf_token_is_refused(tmp_path, migrated_database) -> None:
-    import shutil
-
-    database = tmp_path / "csrf.sqlite3"
-    shutil.copy(migrated_database, database)
-    app = make_app(database, WTF_CSRF_ENABLED=True)
+def test_a_post_without_a_csrf_token_is_refused(database_url: str) -> None:
+    app = make_app(database_url, WTF_CSRF_ENABLED=True)
     client = app.test_client()
     before = snapshot(app)
     response = client.post("/black-spy/new", data={"player-0": "Ana", "player-1": "Ben", "player-2": "Cy"})

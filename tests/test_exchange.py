@@ -9,10 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.helpers import game_state, post_points, snapshot, start_game
+from tests.databases import Databases
+from tests.helpers import make_app, post_points, snapshot, start_game
 from tests.test_black_spy_app import post_cards
 
 
@@ -55,16 +57,10 @@ def test_a_game_exports_its_inputs_and_what_they_derive(client: FlaskClient) -> 
     assert derived["next"] == {"number": 2, "dealer": "Cy", "pass": "right", "cards_each": 15}
 
 
-def test_export_then_import_then_export_gives_the_same_games(client: FlaskClient, tmp_path: Path, migrated_database: Path) -> None:
-    import shutil
-
-    from tests.helpers import make_app
-
+def test_export_then_import_then_export_gives_the_same_games(client: FlaskClient, databases: Databases) -> None:
     play_a_mixed_history(client)
     first = exported(client)
-    database = tmp_path / "other.sqlite3"
-    shutil.copy(migrated_database, database)
-    other = make_app(database).test_client()
+    other = make_app(databases.fresh()).test_client()
     upload = {"file": (io.BytesIO(json.dumps(first).encode()), "games.json")}
     response = other.post("/import", data=upload, content_type="multipart/form-data")
     assert response.status_code == 303
@@ -130,35 +126,40 @@ def test_files_that_are_not_games_are_refused_in_words(client: FlaskClient, app:
 # --- the command line ------------------------------------------------------------------
 
 
-def companion(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}", "COMPANION_INSTANCE": str(tmp_path / "instance")}
+@pytest.fixture
+def empty_database(databases: Databases) -> str:
+    return databases.empty()
+
+
+def companion(tmp_path: Path, database: str, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DATABASE_URL": database, "COMPANION_INSTANCE": str(tmp_path / "instance")}
     command = [str(Path(sys.executable).with_name("companion")), *args]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
 
 
-def test_the_command_line_imports_and_exports_on_a_fresh_database(client: FlaskClient, tmp_path: Path) -> None:
+def test_the_command_line_imports_and_exports_on_a_fresh_database(client: FlaskClient, tmp_path: Path, empty_database: str) -> None:
     play_a_mixed_history(client)
     source = exported(client)
     file = tmp_path / "games.json"
     file.write_text(json.dumps(source))
-    imported = companion(tmp_path, "import", str(file))
+    imported = companion(tmp_path, empty_database, "import", str(file))
     assert imported.returncode == 0, imported.stderr
     assert "Imported 3 game(s)" in imported.stdout
     out = tmp_path / "out.json"
-    assert companion(tmp_path, "export", "-o", str(out)).returncode == 0
+    assert companion(tmp_path, empty_database, "export", "-o", str(out)).returncode == 0
     assert json.loads(out.read_text())["games"] == source["games"]
-    one = companion(tmp_path, "export", "--game", source["games"][1]["id"])
+    one = companion(tmp_path, empty_database, "export", "--game", source["games"][1]["id"])
     assert [game["id"] for game in json.loads(one.stdout)["games"]] == [source["games"][1]["id"]]
 
 
-def test_the_command_line_refuses_a_bad_file_with_a_non_zero_status_and_writes_nothing(client: FlaskClient, tmp_path: Path) -> None:
+def test_the_command_line_refuses_a_bad_file_with_a_non_zero_status_and_writes_nothing(client: FlaskClient, tmp_path: Path, empty_database: str) -> None:
     play_a_mixed_history(client)
     data = exported(client)
     data["games"][2]["deals"].append({"raw": {"Hal": 1, "Ida": 2, "Jo": 3, "Kim": 4, "Lu": 5}, "shooter": None})
     file = tmp_path / "bad.json"
     file.write_text(json.dumps(data))
-    refused = companion(tmp_path, "import", str(file))
+    refused = companion(tmp_path, empty_database, "import", str(file))
     assert refused.returncode == 1
     assert f"Game 3 ({data['games'][2]['id']}): Deal 2: The points add up to 15, not 80" in refused.stderr
-    after = companion(tmp_path, "export")
+    after = companion(tmp_path, empty_database, "export")
     assert json.loads(after.stdout)["games"] == []

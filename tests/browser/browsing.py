@@ -39,6 +39,7 @@ class Server:
 
     folder: Path
     port: int
+    database_url: str | None = None  # an empty database; `serve` migrates it
     process: subprocess.Popen | None = None
 
     @property
@@ -49,14 +50,18 @@ class Server:
         env = {
             **os.environ,
             "COMPANION_INSTANCE": str(self.folder),
-            "DATABASE_URL": f"sqlite:///{self.folder / 'companion.sqlite3'}",
+            "DATABASE_URL": self.database_url or f"sqlite:///{self.folder / 'companion.sqlite3'}",
         }
         command = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # a file, not a pipe: a pipe nobody reads would stall the server once full
+        log = self.folder / "server.log"
+        with log.open("ab") as output:
+            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"companion serve exited: {self.process.stderr.read().decode()}")
+                raise RuntimeError(f"companion serve exited: {log.read_text()}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return self

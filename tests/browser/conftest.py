@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from tests.databases import Databases
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, free_port, phone_context
 
 
@@ -18,16 +19,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("server"), free_port()).start()
+def server(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("server"), free_port(), databases.empty()).start()
     yield running
     running.stop()
 
 
 @pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[Server]:
+def own_server(tmp_path: Path, databases: Databases) -> Iterator[Server]:
     """A server this test alone uses, and may stop."""
-    running = Server(tmp_path / "instance", free_port()).start()
+    running = Server(tmp_path / "instance", free_port(), databases.empty()).start()
     yield running
     running.stop()
 
