@@ -20,6 +20,7 @@ from flask import (
 )
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.datastructures import MultiDict
 
 from .exchange import export_file
@@ -32,6 +33,9 @@ from .rules import black_spy as bs
 bp = Blueprint("black_spy", __name__, url_prefix="/black-spy")
 
 POINTS, CARDS = "points", "cards"
+
+# what a write meets when another phone wrote the same game first
+CONFLICTS = (IntegrityError, StaleDataError)
 
 
 class ShootQuestion(Exception):
@@ -125,9 +129,10 @@ def record_deal(game_id: str) -> Response:
     deal = Deal(number=len(game.deals) + 1, submission_id=submission)
     deal.set_entry(entry)
     game.deals.append(deal)
+    game.touch()
     try:
         db.session.commit()
-    except IntegrityError:
+    except CONFLICTS:
         db.session.rollback()
         game = load(game_id)
         if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
@@ -170,7 +175,13 @@ def undo(game_id: str) -> Response:
         )
     game.deals.remove(last)
     db.session.delete(last)
-    db.session.commit()
+    game.touch()
+    try:
+        db.session.commit()
+    except CONFLICTS:
+        db.session.rollback()
+        game = load(game_id)
+        return render_game(game, game.state(), message="Another phone changed this game just now; nothing was undone.", status=409)
     return _after_write(game, f"Deal {last.number} undone.")
 
 
@@ -187,6 +198,8 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         return _edit_page(game, state, deal, mode, values=form_values(deal))
     form = request.form
     mode = CARDS if form.get("mode") == CARDS else POINTS
+    if form.get("version") and form.get("version") != str(game.version):
+        return _edit_page(game, state, deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     try:
         entry = entry_from_form(state.setup, form, mode)
         bs.edit(state.setup, game.entries(), number - 1, entry)
@@ -195,17 +208,31 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
     except RulesError as error:
         return _edit_page(game, state, deal, mode, values=form, errors=error.errors), 422
     deal.set_entry(entry)
-    db.session.commit()
+    game.touch()
+    try:
+        db.session.commit()
+    except CONFLICTS:
+        db.session.rollback()
+        game = load(game_id)
+        deal = game.deals[number - 1]
+        return _edit_page(game, game.state(), deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     flash(f"Deal {number} changed; every total after it follows.")
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
 
 
-def _edit_page(game: Game, state: bs.GameState, deal: Deal, mode: str, **form: Any) -> str:
+STALE_EDIT = (
+    "Another phone changed this game since you opened this page, so your change was not saved. "
+    "Here is the deal as it is now."
+)
+
+
+def _edit_page(game: Game, state: bs.GameState, deal: Deal, mode: str, message: str | None = None, **form: Any) -> str:
     return render_template(
         "black_spy/edit.html",
         game=game,
         state=state,
         deal=deal,
+        message=message,
         played=state.deals[deal.number - 1],
         **deal_form_context(state, mode, action=url_for("black_spy.edit_deal", game_id=game.id, number=deal.number),
                             default_rest=state.deals[deal.number - 1].info.dealer, **form),

@@ -51,8 +51,9 @@ class Game(db.Model):
     first_lead: Mapped[str | None] = mapped_column(String(16))
     # the seat that deals (black spy) or plays (spy) first
     first_seat: Mapped[int]
-    # bumped on every change, so an edit sent from an out-of-date page can be refused
+    # bumped on every write (see touch), which is refused if someone else bumped it first
     version: Mapped[int] = mapped_column(default=1)
+    __mapper_args__ = {"version_id_col": version}
     # spy: where each tracked Spy starts, [{"slot", "facing"}] by seat; None when untracked
     spies: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
 
@@ -86,6 +87,10 @@ class Game(db.Model):
 
     def state(self) -> bs.GameState:
         return bs.replay(self.setup(), self.entries())
+
+    def touch(self) -> None:
+        """Mark the game changed: its version goes up, or the write is refused as stale."""
+        self.updated_at = utcnow()
 
     def spy_setup(self) -> spy.Setup:
         places = None

@@ -21,6 +21,7 @@ from flask import (
 )
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
@@ -149,9 +150,10 @@ def record_turn(game_id: str) -> Response:
     row = SpyTurn(number=len(game.turns) + 1, submission_id=submission)
     row.set_turn(turn)
     game.turns.append(row)
+    game.touch()
     try:
         db.session.commit()
-    except IntegrityError:
+    except (IntegrityError, StaleDataError):
         db.session.rollback()
         game = load(game_id)
         return _recorded_elsewhere(game, game.spy_state())
@@ -206,7 +208,13 @@ def undo(game_id: str) -> Response:
         return render_game(game, game.spy_state(), message=f"The last turn is now turn {last.number}; nothing was undone.", status=409)
     game.turns.remove(last)
     db.session.delete(last)
-    db.session.commit()
+    game.touch()
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        game = load(game_id)
+        return render_game(game, game.spy_state(), message="Another phone changed this game just now; nothing was undone.", status=409)
     return _after_write(game, f"Turn {last.number} undone.")
 
 

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page
+
+from tests.servers import Server, free_port  # noqa: F401  (the browser tests' server)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -25,58 +20,6 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 320, "height": 640}
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@dataclass
-class Server:
-    """One `companion serve` process with its own instance folder and database."""
-
-    folder: Path
-    port: int
-    database_url: str | None = None  # an empty database; `serve` migrates it
-    process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        env = {
-            **os.environ,
-            "COMPANION_INSTANCE": str(self.folder),
-            "DATABASE_URL": self.database_url or f"sqlite:///{self.folder / 'companion.sqlite3'}",
-        }
-        command = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        self.folder.mkdir(parents=True, exist_ok=True)
-        # a file, not a pipe: a pipe nobody reads would stall the server once full
-        log = self.folder / "server.log"
-        with log.open("ab") as output:
-            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"companion serve exited: {log.read_text()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("companion serve did not start in 30 s")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 def phone_context(browser: Browser, viewport: dict = PHONE, color_scheme: str = "light", **options) -> BrowserContext:

@@ -1,0 +1,70 @@
+"""`companion serve` run as a real process on loopback, for tests that need a server."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    """One `companion serve` process with its own instance folder and database."""
+
+    folder: Path
+    port: int
+    database_url: str | None = None  # an empty database; `serve` migrates it
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = {
+            **os.environ,
+            "COMPANION_INSTANCE": str(self.folder),
+            "DATABASE_URL": self.database_url or f"sqlite:///{self.folder / 'companion.sqlite3'}",
+        }
+        command = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # a file, not a pipe: a pipe nobody reads would stall the server once full
+        log = self.folder / "server.log"
+        with log.open("ab") as output:
+            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"companion serve exited: {log.read_text()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("companion serve did not start in 30 s")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def kill(self) -> None:
+        """End the server at once, as a power cut would: no cleanup, no flush."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()

@@ -1,0 +1,155 @@
+"""A real `companion serve` process on loopback: phones racing, and a crash mid-stream."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import re
+import sqlite3
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from tests.databases import Databases
+from tests.servers import Server, free_port
+
+
+class Phone:
+    """One phone's browser: its own cookies, no redirects followed."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        jar = http.cookiejar.CookieJar()
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003
+                return None
+
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect())
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=30) as response:
+            return response.read().decode()
+
+    def post(self, path: str, form: dict[str, str]) -> tuple[int, str, str]:
+        data = urllib.parse.urlencode(form).encode()
+        try:
+            with self.opener.open(self.base + path, data=data, timeout=30) as response:
+                return response.status, response.headers.get("Location", ""), response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Location", ""), error.read().decode()
+
+    def token(self, path: str) -> str:
+        return re.search(r'name="csrf_token" value="([^"]+)"', self.get(path)).group(1)
+
+    def start_game(self, end_value: str = "") -> str:
+        form = {"csrf_token": self.token("/new"), "first_dealer": "0", "end_value": end_value}
+        form.update({f"player-{row}": name for row, name in enumerate(["Ana", "Ben", "Cy", "Dee"])})
+        status, location, _ = self.post("/black-spy/new", form)
+        assert status == 303
+        return location.rsplit("/", 1)[1]
+
+    def deal_form(self, game: str, points: list[int], number: int) -> dict[str, str]:
+        form = {"csrf_token": self.token(f"/black-spy/{game}"), "mode": "points", "number": str(number)}
+        form.update({f"points-{seat}": str(value) for seat, value in enumerate(points)})
+        return form
+
+
+@pytest.fixture
+def server(tmp_path: Path, databases: Databases) -> Iterator[Server]:
+    running = Server(tmp_path / "instance", free_port(), databases.empty()).start()
+    yield running
+    running.stop()
+
+
+def deals_in(phone: Phone, game: str) -> list[int]:
+    page = phone.get(f"/black-spy/{game}/export.json")
+    return [deal["number"] for deal in json.loads(page)["games"][0]["derived"]["deals"]]
+
+
+def test_two_phones_recording_the_same_deal_at_once_store_it_once_and_tell_the_other(server: Server) -> None:
+    ana, ben = Phone(server.url), Phone(server.url)
+    game = ana.start_game()
+    for number in range(1, 6):
+        forms = [ana.deal_form(game, [20, 15, 25, 0], number), ben.deal_form(game, [10, 10, 10, 30], number)]
+        barrier = threading.Barrier(2)
+        results: list[tuple[int, str, str]] = [None, None]  # type: ignore[list-item]
+
+        def send(index: int, phone: Phone) -> None:
+            barrier.wait()
+            results[index] = phone.post(f"/black-spy/{game}/deals", forms[index])
+
+        threads = [threading.Thread(target=send, args=(index, phone)) for index, phone in enumerate((ana, ben))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        statuses = sorted(result[0] for result in results)
+        assert statuses == [303, 409], results
+        refused = next(result for result in results if result[0] == 409)
+        assert f"Deal {number} was just recorded from another phone" in refused[2]
+    assert deals_in(ana, game) == [1, 2, 3, 4, 5]
+
+
+def test_an_edit_sent_from_a_page_that_is_out_of_date_is_refused(server: Server) -> None:
+    ana, ben = Phone(server.url), Phone(server.url)
+    game = ana.start_game()
+    status, _, _ = ana.post(f"/black-spy/{game}/deals", ana.deal_form(game, [20, 15, 25, 0], 1))
+    assert status == 303
+    pages = [phone.get(f"/black-spy/{game}/deals/1/edit") for phone in (ana, ben)]
+    forms = []
+    for page, points in zip(pages, ([0, 15, 25, 20], [60, 0, 0, 0])):
+        form = {name: value for name, value in re.findall(r'name="(csrf_token|version|number)" value="([^"]*)"', page)}
+        form.update({"mode": "points", "shoot": "none", **{f"points-{seat}": str(value) for seat, value in enumerate(points)}})
+        forms.append(form)
+    assert ana.post(f"/black-spy/{game}/deals/1/edit", forms[0])[0] == 303
+    status, _, body = ben.post(f"/black-spy/{game}/deals/1/edit", forms[1])
+    assert status == 409
+    assert "Another phone changed this game since you opened this page" in body
+    exported = json.loads(ana.get(f"/black-spy/{game}/export.json"))
+    assert exported["games"][0]["deals"][0]["raw"] == {"Ana": 0, "Ben": 15, "Cy": 25, "Dee": 20}
+
+
+def test_a_server_killed_mid_stream_keeps_every_deal_it_confirmed(server: Server) -> None:
+    phone = Phone(server.url)
+    game = phone.start_game(end_value="10000")
+    confirmed: list[int] = []
+    stop = threading.Event()
+
+    def stream() -> None:
+        number = 1
+        while not stop.is_set():
+            try:
+                form = phone.deal_form(game, [20, 15, 25, 0], number)
+                status, _, _ = phone.post(f"/black-spy/{game}/deals", form)
+            except (OSError, AttributeError):
+                return  # the server is gone
+            if status == 303:
+                confirmed.append(number)
+                number += 1
+
+    writer = threading.Thread(target=stream)
+    writer.start()
+    deadline = threading.Event()
+    while len(confirmed) < 15 and not deadline.wait(0.05):
+        pass
+    server.kill()
+    stop.set()
+    writer.join(timeout=30)
+    assert len(confirmed) >= 15
+    server.start()
+    stored = deals_in(Phone(server.url), game)
+    assert stored[: len(confirmed)] == confirmed
+    assert stored == list(range(1, len(stored) + 1))
+    url = make_url(server.database_url)
+    if url.get_backend_name() == "sqlite":
+        server.stop()
+        with sqlite3.connect(url.database) as connection:
+            assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
