@@ -30,6 +30,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,
+        RATELIMIT_STORAGE_URI="memory://",
+        SESSION_COOKIE_SAMESITE="Lax",
         COMPRESS_MIMETYPES=[
             "text/html",
             "text/css",
@@ -49,8 +51,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, games, pwa, security, spy
-    from .extensions import compress, csrf, db, htmx, migrate
+    from . import assets, black_spy, errors, games, passcode, pwa, security, spy
+    from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
 
     db.init_app(app)
@@ -59,12 +61,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     compress.init_app(app)
+    limiter.init_app(app)
     with app.app_context():
         configure_sqlite(db.engine)
 
     assets.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    passcode.init_app(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(black_spy.bp)
     app.register_blueprint(spy.bp)
@@ -75,7 +79,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _instance_secret(app: Flask) -> str:
     """A secret key made once per install and kept in the instance folder."""
     path = Path(app.instance_path) / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+    try:
+        # exclusive create: of several processes starting at once, one writes the key
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_hex(32))
     return path.read_text().strip()

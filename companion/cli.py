@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import click
-from flask import Flask
 from flask.cli import FlaskGroup, with_appcontext
 from flask_migrate import upgrade
 from sqlalchemy import select
@@ -21,11 +20,6 @@ from sqlalchemy import select
 from . import create_app, exchange
 from .extensions import db
 from .models import Game
-
-
-def migrate_database(app: Flask) -> None:
-    with app.app_context():
-        upgrade(directory=app.extensions["migrate"].directory)
 
 
 def lan_addresses() -> list[str]:
@@ -110,3 +104,31 @@ def import_command(file: Path) -> None:
             click.echo(f"  {problem}", err=True)
         sys.exit(1)
     click.echo(f"Imported {len(games)} game(s) from {file}.")
+
+
+@main.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(file: Path) -> None:
+    """Write a consistent copy of the database, safe while the app runs.
+
+    SQLite: a copy of the database file made with SQLite's online backup API.
+    Any other database: a companion/1 file of every game, for `companion import`.
+    """
+    url = db.engine.url
+    if url.get_backend_name() == "sqlite":
+        import sqlite3
+
+        source = sqlite3.connect(url.database)
+        target = sqlite3.connect(file)
+        try:
+            with target:
+                source.backup(target)
+        finally:
+            target.close()
+            source.close()
+        click.echo(f"Backed up the SQLite database to {file}.")
+        return
+    games = list(db.session.scalars(select(Game).order_by(Game.created_at)))
+    file.write_text(json.dumps(exchange.export_file(games), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    click.echo(f"Backed up {len(games)} game(s) to {file} (companion/1).")

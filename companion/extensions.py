@@ -2,6 +2,8 @@
 
 from flask_compress import Compress
 from flask_htmx import HTMX
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -17,3 +19,6 @@ migrate = Migrate()
 htmx = HTMX()
 csrf = CSRFProtect()
 compress = Compress()
+# limits only what is asked for by name (the passcode); storage is per process unless
+# RATELIMIT_STORAGE_URI names a shared one
+limiter = Limiter(key_func=get_remote_address, default_limits=[])

@@ -163,3 +163,21 @@ def test_the_command_line_refuses_a_bad_file_with_a_non_zero_status_and_writes_n
     assert f"Game 3 ({data['games'][2]['id']}): Deal 2: The points add up to 15, not 80" in refused.stderr
     after = companion(tmp_path, empty_database, "export")
     assert json.loads(after.stdout)["games"] == []
+
+
+def test_a_backup_taken_while_the_app_runs_holds_every_game(client: FlaskClient, tmp_path: Path, database_url: str) -> None:
+    import sqlite3
+
+    from sqlalchemy.engine import make_url
+
+    games = play_a_mixed_history(client)
+    file = tmp_path / "backup"
+    made = companion(tmp_path, database_url, "backup", str(file))
+    assert made.returncode == 0, made.stderr
+    if make_url(database_url).get_backend_name() == "sqlite":
+        with sqlite3.connect(file) as copy:
+            assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            stored = {row[0] for row in copy.execute("SELECT id FROM games")}
+    else:
+        stored = {game["id"] for game in json.loads(file.read_text())["games"]}
+    assert stored == set(games)

@@ -1,0 +1,74 @@
+"""An optional passcode for the organiser of a public server (COMPANION_PASSCODE).
+
+When set, every page but the manifest, the service worker, the offline page and static
+files asks for it once per device. Only a hash of it is kept; attempts are rate-limited.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .extensions import htmx, limiter
+
+bp = Blueprint("passcode", __name__)
+
+# pages a phone needs before it knows the passcode
+OPEN_ENDPOINTS = {"static", "pwa.manifest", "pwa.service_worker", "pwa.offline", "passcode.enter", "passcode.check"}
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is Secure whenever the request came over https."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))
+
+
+def init_app(app: Flask) -> None:
+    plain = app.config.pop("PASSCODE", None) or os.environ.get("COMPANION_PASSCODE")
+    app.config["PASSCODE_HASH"] = generate_password_hash(plain) if plain else None
+    app.session_interface = SessionInterface()
+    app.register_blueprint(bp)
+    app.before_request(_ask_for_passcode)
+
+
+def _ask_for_passcode() -> Response | None:
+    if not current_app.config["PASSCODE_HASH"] or session.get("passcode") == "ok":
+        return None
+    if request.endpoint in OPEN_ENDPOINTS or request.endpoint is None:
+        return None
+    target = url_for("passcode.enter", next=request.full_path.rstrip("?"))
+    if htmx:
+        response = Response(status=204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, code=303)
+
+
+def _safe_next(value: str | None) -> str:
+    # only a path on this site: never send someone elsewhere after they type the passcode
+    if not value or not value.startswith("/") or value.startswith("//") or urlsplit(value).netloc:
+        return url_for("games.index")
+    return value
+
+
+@bp.get("/passcode")
+def enter() -> str:
+    """Ask for the organiser's passcode."""
+    return render_template("passcode.html", next=_safe_next(request.args.get("next")), error=None)
+
+
+@bp.post("/passcode")
+@limiter.limit("5 per minute")
+def check() -> Response | tuple[str, int]:
+    """Let this device in when the passcode is right."""
+    target = _safe_next(request.form.get("next"))
+    if check_password_hash(current_app.config["PASSCODE_HASH"] or "", request.form.get("passcode", "")):
+        session.permanent = True
+        session["passcode"] = "ok"
+        return redirect(target, code=303)
+    return render_template("passcode.html", next=target, error="That is not the passcode."), 401

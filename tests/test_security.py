@@ -1,0 +1,130 @@
+"""Strangers on a public server: headers, the organiser's passcode, and its cookie."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.helpers import make_app, post_points, start_game
+
+
+def get_routes(app: Flask, values: dict[str, str]) -> list[str]:
+    """Every GET url of the app, its variables filled from ``values``."""
+    urls = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods:
+            continue
+        url = rule.rule
+        for name in rule.arguments:
+            url = re.sub(rf"<(?:[a-z]+:)?{name}>", values[f"{rule.endpoint.split('.')[0]}:{name}"] if f"{rule.endpoint.split('.')[0]}:{name}" in values else values[name], url)
+        urls.append(url)
+    return urls
+
+
+def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
+    black_spy = start_game(client)
+    post_points(client, black_spy, [20, 15, 25, 0])
+    response = client.post("/spy/new", data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"})
+    assert response.status_code == 303
+    return {
+        "black_spy:game_id": black_spy,
+        "spy:game_id": response.location.rsplit("/", 1)[1],
+        "number": "1",
+        "filename": "css/app.css",
+    }
+
+
+def test_every_get_route_sends_the_security_headers(app: Flask, client: FlaskClient) -> None:
+    values = a_game_of_each_kind(client)
+    urls = get_routes(app, values) + ["/no/such/page", "/black-spy/nothing"]
+    assert len(urls) >= 12
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code < 500, url
+        policy = response.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy, url
+        assert "frame-ancestors 'none'" in policy, url
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, url
+        assert response.headers["X-Content-Type-Options"] == "nosniff", url
+        assert response.headers["Referrer-Policy"] in ("same-origin", "no-referrer", "strict-origin-when-cross-origin"), url
+
+
+def test_pages_carry_no_inline_script_or_style_that_the_policy_would_block(app: Flask, client: FlaskClient) -> None:
+    values = a_game_of_each_kind(client)
+    for url in get_routes(app, values):
+        response = client.get(url)
+        if not response.mimetype == "text/html":
+            continue
+        html = response.get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), url
+        assert "<style" not in html and " style=" not in html, url
+        assert not re.search(r"\son[a-z]+=", html), url
+
+
+@pytest.fixture
+def private(database_url: str) -> Flask:
+    return make_app(database_url, PASSCODE="open sesame", RATELIMIT_ENABLED=True)
+
+
+def test_with_a_passcode_every_page_asks_for_it_but_what_a_phone_needs_to_install(private: Flask) -> None:
+    client = private.test_client()
+    for url in ("/", "/new", "/export.json", "/black-spy/anything"):
+        response = client.get(url)
+        assert response.status_code == 303, url
+        assert response.location.startswith("/passcode?next="), url
+    for url in ("/manifest.webmanifest", "/sw.js", "/offline", "/static/css/app.css"):
+        assert client.get(url).status_code == 200, url
+    assert client.post("/black-spy/new", data={"player-0": "Ana"}).status_code == 303
+
+
+def test_the_right_passcode_lets_this_device_in_and_the_wrong_one_does_not(private: Flask) -> None:
+    client = private.test_client()
+    wrong = client.post("/passcode", data={"passcode": "sesame", "next": "/new"})
+    assert wrong.status_code == 401
+    assert "That is not the passcode." in wrong.get_data(as_text=True)
+    assert client.get("/new").status_code == 303
+    right = client.post("/passcode", data={"passcode": "open sesame", "next": "/new"})
+    assert right.status_code == 303 and right.location == "/new"
+    cookie = right.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
+    assert client.get("/new").status_code == 200
+
+
+def test_the_passcode_cookie_is_secure_behind_https(private: Flask) -> None:
+    client = private.test_client()
+    response = client.post("/passcode", data={"passcode": "open sesame"}, base_url="https://club.example")
+    assert "Secure" in response.headers["Set-Cookie"]
+
+
+def test_the_passcode_never_sends_anyone_to_another_site(private: Flask) -> None:
+    client = private.test_client()
+    response = client.post("/passcode", data={"passcode": "open sesame", "next": "//evil.example/"})
+    assert response.location == "/"
+
+
+def test_passcode_attempts_are_rate_limited(private: Flask) -> None:
+    client = private.test_client()
+    statuses = [client.post("/passcode", data={"passcode": f"guess {n}"}).status_code for n in range(7)]
+    assert statuses[:5] == [401] * 5
+    assert statuses[5:] == [429, 429]
+
+
+def test_only_a_hash_of_the_passcode_is_kept(private: Flask) -> None:
+    kept = repr(dict(private.config))
+    assert "open sesame" not in kept
+    assert private.config["PASSCODE_HASH"].startswith(("scrypt:", "pbkdf2:"))
+
+
+def test_the_secret_key_is_made_once_per_install_and_kept(tmp_path, monkeypatch) -> None:
+    from companion import create_app
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    database = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    first = create_app({"SQLALCHEMY_DATABASE_URI": database}).config["SECRET_KEY"]
+    second = create_app({"SQLALCHEMY_DATABASE_URI": database}).config["SECRET_KEY"]
+    assert first == second and len(first) >= 32
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
