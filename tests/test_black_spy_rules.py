@@ -546,11 +546,18 @@ def test_counts_that_are_more_than_the_deck_holds_are_refused():
     assert "black_spies-0" in caught.value.errors
 
 
-def test_a_high_black_nobody_took_is_refused():
+def test_a_high_black_nobody_took_is_refused_when_nobody_gets_the_rest():
     form = {"high-8": "0", "high-9": "0", "high-10": "1"}
     with pytest.raises(RulesError) as caught:
-        parse_cards(players(3), form, rest=2)
+        parse_cards(players(3), form, rest=None)
     assert "high-11" in caught.value.errors
+
+
+def test_a_high_black_nobody_else_took_goes_to_the_player_who_gets_the_rest():
+    form = {"high-8": "0", "high-9": "0", "high-10": "1"}
+    cards = parse_cards(players(3), form, rest=2)
+    assert cards[2].high_blacks == frozenset({11})
+    assert cards[0].high_blacks == frozenset({8, 9})
 
 
 def test_a_high_black_given_to_a_seat_that_is_not_at_the_table_is_refused():

@@ -493,7 +493,7 @@ def parse_cards(
 
     Fields are ``black_spies-N``, ``low_blacks-N``, ``coloured_spies-N`` (blank is 0)
     and ``high-8`` … ``high-11`` (a seat number). The ``rest`` seat's counts are not
-    read: that player gets whatever the others did not take.
+    read: that player gets whatever the others did not take, high blacks included.
     """
     errors: dict[str, str] = {}
     counts: list[dict[str, int]] = []
@@ -516,6 +516,9 @@ def parse_cards(
     high: dict[int, set[int]] = {seat: set() for seat in range(len(players))}
     for card in HIGH_BLACKS:
         text = (form.get(f"high-{card}") or "").strip()
+        if not text and rest is not None and 0 <= rest < len(players):
+            high[rest].add(card)  # nobody else took it, so the rest did
+            continue
         if not text:
             errors[f"high-{card}"] = f"Who took the black {card}?"
             continue

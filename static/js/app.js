@@ -3,6 +3,7 @@
 // the screen kept awake, and the service worker registered.
 (function () {
   "use strict";
+  document.documentElement.classList.remove("no-js");
 
   function parsePoints(text) {
     const cleaned = (text || "").trim().replace("\u2212", "-");
@@ -24,6 +25,18 @@
     const line = output.closest(".sum");
     line.classList.toggle("ok", blanks === 0 && sum === total);
     line.classList.toggle("off", blanks === 0 && sum !== total);
+    // one box left empty: offer to give that player what the deal total leaves
+    const fill = line.querySelector(".fill-last");
+    const empty = [...form.querySelectorAll(".points-input")].filter((input) => parsePoints(input.value) === null && input.value.trim() === "");
+    if (fill) {
+      fill.hidden = !(blanks === 1 && empty.length === 1);
+      if (!fill.hidden) {
+        fill.dataset.target = empty[0].id;
+        fill.querySelector("[data-last-name]").textContent = form.querySelector(`label[for="${empty[0].id}"]`).textContent;
+        fill.querySelector("[data-last-points]").textContent = String(total - sum);
+        fill.dataset.points = String(total - sum);
+      }
+    }
   }
 
   function updateRest(form) {
@@ -31,6 +44,10 @@
     const rest = chosen ? chosen.value : "none";
     form.querySelectorAll("tr[data-seat]").forEach((row) => {
       const isRest = row.dataset.seat === rest;
+      // a row that stops being "the rest" loses the counts filled in for it
+      if (!isRest && row.classList.contains("is-rest")) {
+        row.querySelectorAll("input.count").forEach((input) => { input.value = ""; });
+      }
       row.classList.toggle("is-rest", isRest);
       row.querySelectorAll("input.count").forEach((input) => { input.readOnly = isRest; });
     });
@@ -72,6 +89,13 @@
     if (form && form.dataset.mode === "cards") updateRest(form);
   });
   document.addEventListener("click", (event) => {
+    const fill = event.target.closest("button.fill-last");
+    if (fill) {
+      const input = document.getElementById(fill.dataset.target);
+      input.value = fill.dataset.points;
+      updateSum(fill.closest("form"));
+      return;
+    }
     const button = event.target.closest("button.sign");
     if (!button) return;
     const input = document.getElementById(button.dataset.signFor);
@@ -108,7 +132,18 @@
     const standalone = window.matchMedia("(display-mode: standalone)").matches || navigator.standalone;
     if (hint && /iphone|ipad|ipod/i.test(navigator.userAgent) && !standalone) hint.hidden = false;
   });
-  document.addEventListener("htmx:afterSettle", (event) => refresh(event.target));
+  document.addEventListener("htmx:afterSettle", (event) => {
+    refresh(event.target);
+    // after a swap, show the player what happened: the first field at fault, or the news
+    const invalid = event.target.querySelector("[aria-invalid=true]");
+    const news = event.target.querySelector(".messages, .question, .banner");
+    if (invalid) {
+      invalid.scrollIntoView({block: "center"});
+      if (invalid.focus) invalid.focus({preventScroll: true});
+    } else if (news && event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
+      news.scrollIntoView({block: "start"});
+    }
+  });
 
   if ("serviceWorker" in navigator) {
     window.addEventListener("load", () => {

@@ -14,7 +14,7 @@ def standings(page: Page) -> dict[str, int]:
     result = {}
     for index in range(rows.count()):
         row = rows.nth(index)
-        name = row.locator(".name").inner_text().split("\n")[0].replace(" leads", "").replace(" won", "").strip()
+        name = row.locator(".name").inner_text().split("\n")[0].replace(" lowest", "").replace(" won", "").strip()
         result[name] = int(row.locator(".total").inner_text())
     return result
 

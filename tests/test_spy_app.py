@@ -1,0 +1,695 @@
+"""The Spy pages, driven through the app as a phone's browser would."""
+
+from __future__ import annotations
+
+import html as htmllib
+import io
+import json
+import re
+from collections.abc import Sequence
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.rules.spy import Answer, Facing, OutReason, SpyPlace, SpyState, Target
+from tests.databases import Databases
+from tests.helpers import make_app, post_points, snapshot, start_game
+
+ANA, BEN, CY = 0, 1, 2
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def start_spy(
+    client: FlaskClient,
+    players: Sequence[tuple[str, str]] = (("Ana", "green"), ("Ben", "red"), ("Cy", "blue")),
+    first_player: int | str = 0,
+    spies: Sequence[tuple[int, str]] | None = None,
+) -> str:
+    """Start a Spy game through the form; ``spies`` (slot, facing) by row turns tracking on."""
+    form = {"first_player": str(first_player)}
+    for row, (name, colour) in enumerate(players):
+        form[f"spy-player-{row}"] = name
+        form[f"spy-colour-{row}"] = colour
+    if spies is not None:
+        form["track"] = "1"
+        for row, (slot, facing) in enumerate(spies):
+            form[f"spy-slot-{row}"] = str(slot)
+            form[f"spy-facing-{row}"] = facing
+    response = client.post("/spy/new", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    match = re.search(r"/spy/([A-Za-z0-9]+)$", response.location)
+    assert match, response.location
+    return match.group(1)
+
+
+def page(client: FlaskClient, game_id: str, **query: str) -> str:
+    response = client.get(f"/spy/{game_id}", query_string=query)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_data(as_text=True)
+
+
+def text(html: str) -> str:
+    """What the page says, tags dropped, entities read, spaces collapsed."""
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+def hidden(html: str, name: str) -> str:
+    match = re.search(rf'<input type="hidden" name="{name}" value="([^"]*)"', html)
+    assert match, f"no hidden {name} in the page"
+    return match.group(1)
+
+
+def take_turn(
+    client: FlaskClient,
+    game_id: str,
+    look: str = "",
+    answer: str | None = None,
+    htmx: bool = False,
+    **extra: str,
+):
+    """Send the turn form as the game page holds it: its turn number and one-time id."""
+    html = page(client, game_id)
+    form = {"number": hidden(html, "number"), "submission": hidden(html, "submission"), "look": look}
+    if answer is not None:
+        form["answer"] = answer
+    form.update(extra)
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(f"/spy/{game_id}/turns", data=form, headers=headers)
+
+
+def play(client: FlaskClient, game_id: str, *turns: tuple[str, str | None]) -> None:
+    """Record ``turns`` (look, answer) in order; each must be accepted."""
+    for number, (look, answer) in enumerate(turns, start=1):
+        response = take_turn(client, game_id, look, answer)
+        assert response.status_code == 303, (number, text(response.get_data(as_text=True)))
+
+
+def spy_state(app: Flask, game_id: str) -> SpyState:
+    from companion.models import Game
+
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.id == game_id))
+        return game.spy_state()
+
+
+def base_section(html: str, seat: int) -> str:
+    match = re.search(rf'<section [^>]*aria-labelledby="base-{seat}">(.*?)</section>', html, re.S)
+    assert match, f"no base {seat} on the page"
+    return match.group(1)
+
+
+def slots(html: str, seat: int) -> list[tuple[set[str], str]]:
+    """Each place shown in a base: its classes and its words."""
+    found = re.findall(r'<li class="([^"]*)">(.*?)</li>', base_section(html, seat), re.S)
+    return [
+        (set(classes.split()), " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", inner)).split()))
+        for classes, inner in found
+    ]
+
+
+def answers_offered(html: str) -> list[str]:
+    return re.findall(r'<input type="(?:radio|hidden)" name="answer" value="([^"]*)"', html)
+
+
+def upload(client: FlaskClient, data: dict):
+    file = {"file": (io.BytesIO(json.dumps(data).encode()), "games.json")}
+    return client.post("/import", data=file, content_type="multipart/form-data")
+
+
+def exported(client: FlaskClient) -> dict:
+    response = client.get("/export.json")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    return json.loads(response.get_data(as_text=True))
+
+
+# --- a whole game ------------------------------------------------------------------------
+
+
+def test_a_three_player_game_is_played_through_the_pages_to_the_last_player_standing(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client, first_player=0)
+    html = page(client, game_id)
+    assert "Turn 1: Ana's turn" in text(html)
+    for seat in (ANA, BEN, CY):
+        base = text(base_section(html, seat))
+        # three players: the Bomb 2 cards leave, so 7-card bases, 6 cards besides the Spy
+        assert "Next target: Safe 1" in base and "2 of 2 bombs unlit" in base
+        assert len(slots(html, seat)) == 6
+    assert "to play" in text(base_section(html, ANA))
+
+    play(client, game_id, ("1:1", "target"))
+    html = page(client, game_id)
+    assert "Ana exposed Ben's Safe 1." in text(html)
+    assert "Turn 2: Ben's turn" in text(html)
+    assert "Next target: Safe 2" in text(base_section(html, BEN))
+    assert slots(html, BEN)[0] == ({"slot", "exposed"}, "1 Safe 1")
+
+    # a bomb found for the first time is lit, answered over htmx with the fragment only
+    response = take_turn(client, game_id, "2:6", "bomb", htmx=True)
+    assert response.status_code == 200
+    fragment = response.get_data(as_text=True)
+    assert fragment.lstrip().startswith('<div id="spy-game"')
+    assert "<html" not in fragment
+    assert "Ben found one of Cy's bombs: tssss! It is lit." in text(fragment)
+    assert "Turn 3: Cy's turn" in text(fragment)
+    assert "1 of 2 bombs unlit" in text(base_section(fragment, CY))
+    assert slots(fragment, CY)[5] == ({"slot", "lit"}, "6 lit bomb")
+
+    play(
+        client,
+        game_id,
+        ("0:2", "safe"),  # 3 Cy
+        ("1:2", "target"),  # 4 Ana: Ben's Safe 2
+        ("", None),  # 5 Ben does not spy
+        ("0:3", "bomb"),  # 6 Cy
+        ("1:3", "target"),  # 7 Ana: Ben's Top Secret 1
+        ("2:1", "top-secret"),  # 8 Ben
+        ("1:5", "bomb"),  # 9 Cy
+    )
+    html = page(client, game_id)
+    assert "Cy found one of Ben's bombs: tssss! It is lit." in text(html)
+    assert "Turn 10: Ana's turn" in text(html)
+    assert "Next target: Top Secret 2" in text(base_section(html, BEN))
+
+    play(client, game_id, ("1:4", "target"))
+    html = page(client, game_id)
+    assert "Ana exposed Ben's Top Secret 2. That was Ben's Top Secret 2: Ben is found out." in text(html)
+    ben = base_section(html, BEN)
+    assert "found out" in text(ben) and "All targets exposed" in text(ben)
+    assert 'class="tap"' not in ben  # a player who is out is no longer spied on
+    # Ben is out, so his turn is skipped: Ana, then Cy
+    assert "Turn 11: Cy's turn" in text(html)
+    assert not spy_state(app, game_id).finished
+
+    play(client, game_id, ("0:1", "top-secret"))
+    html = page(client, game_id)
+    assert "Turn 12: Ana's turn" in text(html)
+    assert slots(html, CY)[5] == ({"slot", "lit"}, "6 lit bomb of Cy's base")
+
+    # Ana looks at the bomb Ben lit: no question asked, she is blown up
+    response = take_turn(client, game_id, "2:6")
+    assert response.status_code == 303
+    html = page(client, game_id)
+    words = text(html)
+    assert "Ana found Cy's lit bomb and is blown up. Cy wins!" in words
+    assert "Game over" in words and "Cy wins: the last player standing." in words
+    assert "After 12 turns." in words
+    assert "blown up" in text(base_section(html, ANA))
+    assert "found out" in text(base_section(html, BEN))
+    assert '<span class="badge">won</span>' in base_section(html, CY)
+    assert "Record the turn" not in html
+    state = spy_state(app, game_id)
+    assert state.winner == CY and state.to_play is None
+    assert dict(state.out) == {BEN: OutReason.FOUND_OUT, ANA: OutReason.BLOWN_UP}
+
+    before = snapshot(app)
+    response = take_turn(client, game_id, "0:1", "safe")
+    assert response.status_code == 409
+    assert "The game is over" in text(response.get_data(as_text=True))
+    assert snapshot(app) == before
+
+
+# --- only what is possible is asked ------------------------------------------------------
+
+
+def test_only_the_answers_still_possible_are_offered_and_others_are_refused(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")))
+    # at the start Safe 2 is hidden and is not the target, so "a Safe" is a possible answer
+    assert answers_offered(page(client, game_id, look="1:3")) == ["safe", "top-secret", "target", "bomb"]
+    play(
+        client,
+        game_id,
+        ("1:1", "target"),  # Ana: Ben's Safe 1
+        ("0:1", "bomb"),  # Ben lights Ana's card 1
+        ("1:2", "target"),  # Ana: Ben's Safe 2
+        ("", None),  # Ben
+    )
+    html = page(client, game_id, look="1:3")
+    assert "Ana looked at Ben's card 3. Ben answered:" in text(html)
+    assert answers_offered(html) == ["top-secret", "target", "bomb"]
+    assert "A Safe that is not the target" not in html
+    assert "The target: it is exposed now (Top Secret 1)" in text(html)
+
+    before = snapshot(app)
+    response = take_turn(client, game_id, "1:3", "safe")
+    assert response.status_code == 422
+    refused = response.get_data(as_text=True)
+    assert "Both of Ben's Safes are exposed." in text(refused)
+    assert 'id="answer-error"' in refused
+    assert snapshot(app) == before
+
+    # an exposed card: the only answer is given without asking
+    html = page(client, game_id, look="1:1")
+    assert answers_offered(html) == ["exposed"]
+    assert "An exposed card: nothing new. No question to ask." in text(html)
+    response = take_turn(client, game_id, "1:1")
+    assert response.status_code == 303
+    assert "Ana looked at Ben's exposed card: nothing new." in text(page(client, game_id))
+    last = spy_state(app, game_id).turns[-1]
+    assert (last.player, last.spy.target, last.spy.card, last.spy.answer) == (ANA, BEN, 1, Answer.EXPOSED)
+
+    # a lit bomb: the spying player is out, without being asked
+    html = page(client, game_id, look="0:1")
+    assert answers_offered(html) == ["lit-bomb"]
+    assert "A lit bomb: the spy is blown up. No question to ask." in text(html)
+    response = take_turn(client, game_id, "0:1")
+    assert response.status_code == 303
+    state = spy_state(app, game_id)
+    assert state.turns[-1].spy.answer is Answer.LIT_BOMB
+    assert dict(state.out) == {BEN: OutReason.BLOWN_UP}
+    assert state.winner == ANA
+    assert "Ana wins: the last player standing." in text(page(client, game_id))
+
+
+# --- refusals ----------------------------------------------------------------------------
+
+
+def a_game_with_cy_out(client: FlaskClient) -> str:
+    """Three players; Cy was blown up on turn 3, so it is Ana's turn 4."""
+    game_id = start_spy(client)
+    play(client, game_id, ("1:1", "bomb"), ("0:1", "safe"), ("1:1", None))
+    return game_id
+
+
+@pytest.mark.parametrize(
+    ("look", "answer", "field", "message"),
+    [
+        ("0:2", "safe", "target", "A player cannot spy on their own base."),
+        ("2:1", "safe", "target", "Cy is out: their base is no longer spied on."),
+        ("1:7", "safe", "card", "Ben's base has cards 1 to 6, not counting the Spy."),
+        ("1:0", "safe", "card", "Ben's base has cards 1 to 6, not counting the Spy."),
+        ("1:2", "maybe", "answer", "Choose what the spied-on player answered."),
+        ("1:2", "", "answer", "Choose what the spied-on player answered."),
+        ("1:2", "lit-bomb", "answer", "Ben's card 2 is not a lit bomb"),
+        ("1:1", "bomb", "answer", "Ben's card 1 is a lit bomb: the only answer is “lit-bomb”."),
+        ("7:1", "safe", "target", "Spy on one of the players."),
+        ("1:two", "safe", "look", "Tap a card on the base you spy on."),
+    ],
+)
+def test_a_turn_the_rules_do_not_allow_is_refused_by_its_field_and_nothing_is_saved(
+    client: FlaskClient, app: Flask, look: str, answer: str, field: str, message: str
+) -> None:
+    game_id = a_game_with_cy_out(client)
+    before = snapshot(app)
+    response = take_turn(client, game_id, look, answer)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert message in text(html)
+    assert f'id="{field}-error"' in html
+    assert "Turn 4: Ana's turn" in text(html)
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("number", ["3", "5", "1"])
+def test_a_turn_sent_for_a_stale_turn_number_is_refused_and_nothing_is_saved(client: FlaskClient, app: Flask, number: str) -> None:
+    game_id = a_game_with_cy_out(client)
+    before = snapshot(app)
+    response = take_turn(client, game_id, "1:2", "safe", number=number)
+    assert response.status_code == 409
+    html = text(response.get_data(as_text=True))
+    assert "Turn 3 was just recorded from another phone" in html
+    assert "Nothing you entered was saved." in html
+    assert snapshot(app) == before
+
+
+def test_the_same_submission_sent_twice_is_stored_once(client: FlaskClient, app: Flask) -> None:
+    game_id = a_game_with_cy_out(client)
+    form = {"number": "4", "submission": "one-time-id-1", "look": "1:2", "answer": "safe"}
+    assert client.post(f"/spy/{game_id}/turns", data=form).status_code == 303
+    after_first = snapshot(app)
+    again = client.post(f"/spy/{game_id}/turns", data=form)
+    assert again.status_code == 303
+    assert "This turn was already recorded; it is counted once." in text(page(client, game_id))
+    over_htmx = client.post(f"/spy/{game_id}/turns", data=form, headers={"HX-Request": "true"})
+    assert over_htmx.status_code == 200
+    assert "This turn was already recorded; it is counted once." in text(over_htmx.get_data(as_text=True))
+    assert snapshot(app) == after_first
+    assert len(spy_state(app, game_id).turns) == 4
+
+
+# --- undo --------------------------------------------------------------------------------
+
+
+def test_undo_removes_the_last_turn_even_the_one_that_ended_the_game(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")))
+    play(client, game_id, ("1:3", "bomb"), ("0:1", "safe"), ("1:3", None))
+    assert spy_state(app, game_id).winner == BEN
+    assert "Undo turn 3" in page(client, game_id)
+
+    response = client.post(f"/spy/{game_id}/undo", data={"number": "3"})
+    assert response.status_code == 303
+    html = page(client, game_id)
+    assert "Turn 3 undone." in text(html)
+    assert "Game over" not in html
+    assert "Turn 3: Ana's turn" in text(html)
+    assert "Record the turn" in html
+    state = spy_state(app, game_id)
+    assert (len(state.turns), state.winner, dict(state.out), state.to_play) == (2, None, {}, ANA)
+    assert state.bases[BEN].lit_bombs == (3,)
+
+    # an undo for a turn that is no longer the last changes nothing
+    before = snapshot(app)
+    stale = client.post(f"/spy/{game_id}/undo", data={"number": "3"})
+    assert stale.status_code == 409
+    assert "The last turn is now turn 2; nothing was undone." in text(stale.get_data(as_text=True))
+    assert snapshot(app) == before
+
+    # the reopened game goes on
+    play(client, game_id, ("1:1", "target"))
+    assert spy_state(app, game_id).bases[BEN].target is Target.SAFE_2
+
+    for number in ("3", "2", "1"):
+        assert client.post(f"/spy/{game_id}/undo", data={"number": number}).status_code == 303
+    assert spy_state(app, game_id).turns == ()
+    before = snapshot(app)
+    nothing = client.post(f"/spy/{game_id}/undo", data={"number": "1"})
+    assert nothing.status_code == 409
+    assert "There is no turn to undo." in text(nothing.get_data(as_text=True))
+    assert snapshot(app) == before
+
+
+# --- a new game --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("form", "field", "message"),
+    [
+        ({"spy-player-0": "Ana", "spy-colour-0": "green"}, "players", "Spy is for 2 to 4 players; 1 named."),
+        (
+            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "green",
+             "spy-player-2": "Cy", "spy-colour-2": "blue"},
+            "colour-1",
+            "Two players picked green.",
+        ),
+        (
+            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red",
+             "spy-player-2": "Cy", "spy-colour-2": "blue", "spy-player-3": "Dee", "spy-colour-3": "blue"},
+            "colour-3",
+            "Two players picked blue.",
+        ),
+        (
+            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "blue"},
+            "colours",
+            "Two players play the green and red sets.",
+        ),
+        (
+            {"spy-player-0": "Ana", "spy-colour-0": "yellow", "spy-player-1": "Ben", "spy-colour-1": "blue"},
+            "colours",
+            "Two players play the green and red sets.",
+        ),
+        (
+            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "ana", "spy-colour-1": "red"},
+            "player-1",
+            "Two players are called ana.",
+        ),
+        (
+            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "purple"},
+            "colour-1",
+            "Pick a colour: green, red, blue, yellow.",
+        ),
+        (
+            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red",
+             "first_player": "2"},
+            "first_player",
+            "The first player must be one of the named players.",
+        ),
+        (
+            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red",
+             "track": "1", "spy-slot-0": "9", "spy-facing-0": "left", "spy-slot-1": "1", "spy-facing-1": "right"},
+            "spy-0",
+            "A Spy stands in a slot from 1 to 8.",
+        ),
+    ],
+)
+def test_a_spy_game_that_cannot_be_seated_is_refused_and_nothing_is_saved(
+    client: FlaskClient, app: Flask, form: dict[str, str], field: str, message: str
+) -> None:
+    before = snapshot(app)
+    form.setdefault("first_player", "draw")
+    response = client.post("/spy/new", data=form)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert message in text(html)
+    assert f'id="{field}-error"' in html
+    # the Spy form comes back with what was typed
+    assert 'action="/spy/new"' in html and 'value="Ana"' in html
+    assert snapshot(app) == before
+
+
+def test_draw_for_me_picks_one_of_the_players_and_says_who(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client, first_player="draw")
+    state = spy_state(app, game_id)
+    first = state.setup.players[state.to_play]
+    html = page(client, game_id)
+    assert f"The draw is made: {first} plays first." in text(html)
+    assert f"Turn 1: {first}'s turn" in text(html)
+
+
+def test_two_players_play_eight_card_bases_and_four_players_seven(client: FlaskClient, app: Flask) -> None:
+    two = start_spy(client, (("Ana", "red"), ("Ben", "green")))
+    html = page(client, two)
+    assert len(slots(html, ANA)) == 7 and "3 of 3 bombs unlit" in text(base_section(html, ANA))
+    four = start_spy(client, (("Ana", "green"), ("Ben", "red"), ("Cy", "blue"), ("Dee", "yellow")), first_player=3)
+    html = page(client, four)
+    assert "Turn 1: Dee's turn" in text(html)
+    assert all(len(slots(html, seat)) == 6 for seat in range(4))
+    assert all("2 of 2 bombs unlit" in text(base_section(html, seat)) for seat in range(4))
+
+
+# --- the Spies tracked: the mirror ----------------------------------------------------------
+
+
+def play_a_tracked_opening(client: FlaskClient, app: Flask) -> str:
+    """Three tracked Spies; after three turns Ana's Spy faces her own exposed Safe 1.
+
+    Bases hold 7 slots. Ana's Spy stands in slot 1 facing right, Ben's in slot 7 facing
+    left, Cy's in slot 4 facing right.
+    """
+    game_id = start_spy(client, spies=[(1, "right"), (7, "left"), (4, "right")])
+    html = page(client, game_id)
+    # Ana faces her slot 2; opposite is slot 6 of each base: Ben's card 6, Cy's card 5
+    assert "Ana's Spy looks at: Ben's card 6, Cy's card 5." in text(html)
+    assert re.findall(r'name="look" value="([^"]*)"', base_section(html, BEN)) == ["1:6"]
+    assert re.findall(r'name="look" value="([^"]*)"', base_section(html, CY)) == ["2:5"]
+    assert "Spy →" in text(base_section(html, ANA)) and "Spy ←" in text(base_section(html, BEN))
+
+    before = snapshot(app)
+    response = take_turn(client, game_id, "1:4", "safe")
+    assert response.status_code == 422
+    refused = response.get_data(as_text=True)
+    assert "Ana's Spy looks at Ben's card 6, not card 4." in text(refused)
+    assert 'id="card-error"' in refused
+    assert snapshot(app) == before
+
+    play(client, game_id, ("1:6", "safe"))
+    # Ben faces his slot 6; opposite is slot 2: Ana's card 1, Cy's card 2
+    assert "Ben's Spy looks at: Ana's card 1, Cy's card 2." in text(page(client, game_id))
+    play(client, game_id, ("0:1", "target"), ("", None))
+    return game_id
+
+
+def test_a_tracked_table_is_told_where_each_spy_looks_and_moves_are_checked(client: FlaskClient, app: Flask) -> None:
+    game_id = play_a_tracked_opening(client, app)
+    html = page(client, game_id)
+    assert "Turn 4: Ana's turn" in text(html)
+    assert slots(html, ANA)[1] == ({"slot", "exposed"}, "1 Safe 1")
+
+    # her Spy faces an exposed card: it moves 1 or 2, nothing else
+    before = snapshot(app)
+    for steps in ("3", "4"):
+        response = take_turn(client, game_id, "", None, steps=steps)
+        assert response.status_code == 422
+        refused = response.get_data(as_text=True)
+        assert "Ana's Spy faces an exposed card (Safe 1): it moves 1 or 2 places." in text(refused)
+        assert 'id="steps-error"' in refused
+    assert snapshot(app) == before
+
+    # moved 2 it stands in slot 3 facing slot 4; opposite is slot 4: Ben's card 4 and Cy's Spy
+    html = page(client, game_id, steps="2")
+    assert "Ana's Spy looks at: Ben's card 4, Cy's Spy." in text(html)
+    assert "Spy →" in slots(html, ANA)[2][1]
+    before = snapshot(app)
+    response = take_turn(client, game_id, "2:5", "safe", steps="2")
+    assert response.status_code == 422
+    assert "Ana's Spy looks at Cy's Spy, not card 5." in text(response.get_data(as_text=True))
+    assert snapshot(app) == before
+
+    response = take_turn(client, game_id, "2:spy", steps="2")
+    assert response.status_code == 303
+    assert "Ana looked at Cy's Spy: nothing revealed." in text(page(client, game_id))
+    state = spy_state(app, game_id)
+    assert state.bases[ANA].spy == SpyPlace(3, Facing.RIGHT)
+    assert state.turns[-1].spy.answer is Answer.SPY and state.turns[-1].spy.card is None
+
+
+def test_with_one_opponent_left_the_tracked_spy_has_one_card_to_look_at(client: FlaskClient, app: Flask) -> None:
+    # Ana faces across the end, slot 8; opposite is Ben's slot 1, card 1
+    game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")), spies=[(1, "left"), (3, "right")])
+    html = page(client, game_id)
+    assert "Ana's Spy looks at: Ben's card 1." in text(html)
+    assert "Ana looked at Ben's card 1. Ben answered:" in text(html)
+    assert answers_offered(html) == ["safe", "top-secret", "target", "bomb"]
+    play(client, game_id, ("1:1", "target"))
+    # Ben faces slot 4; opposite is Ana's slot 5, card 4
+    assert "Ben's Spy looks at: Ana's card 4." in text(page(client, game_id))
+
+
+# --- export and import -------------------------------------------------------------------
+
+
+def play_a_mixed_history(client: FlaskClient, app: Flask) -> dict[str, str]:
+    """A Black Spy game, a finished two-player Spy game and a tracked three-player one."""
+    black_spy = start_game(client, names=("Eve", "Fay", "Gus"))
+    assert post_points(client, black_spy, [20, 15, 25]).status_code == 303
+    finished = start_spy(client, (("Ana", "green"), ("Ben", "red")), first_player=1)
+    play(client, finished, ("0:3", "bomb"), ("", None), ("0:1", "target"), ("1:2", "safe"), ("0:3", None))
+    tracked = play_a_tracked_opening(client, app)
+    assert take_turn(client, tracked, "2:spy", steps="2").status_code == 303
+    return {"black-spy": black_spy, "finished": finished, "tracked": tracked}
+
+
+def test_a_spy_game_exports_its_inputs_and_what_they_derive(client: FlaskClient, app: Flask) -> None:
+    games = play_a_mixed_history(client, app)
+    response = client.get(f"/spy/{games['finished']}/export.json")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    data = json.loads(response.get_data(as_text=True))
+    assert data["format"] == "companion/1"
+    (game,) = data["games"]
+    assert game["id"] == games["finished"] and game["kind"] == "spy"
+    assert game["players"] == ["Ana", "Ben"]
+    assert game["colours"] == {"Ana": "green", "Ben": "red"}
+    assert game["first_player"] == "Ben"
+    assert "spies" not in game
+    assert game["turns"] == [
+        {"player": "Ben", "spy": {"target": "Ana", "slot": 3, "answer": "bomb"}},
+        {"player": "Ana", "spy": None},
+        {"player": "Ben", "spy": {"target": "Ana", "slot": 1, "answer": "target"}},
+        {"player": "Ana", "spy": {"target": "Ben", "slot": 2, "answer": "safe"}},
+        {"player": "Ben", "spy": {"target": "Ana", "slot": 3, "answer": "lit-bomb"}},
+    ]
+    assert game["derived"] == {
+        "turn": None,
+        "out": {"Ben": "blown-up"},
+        "winner": "Ana",
+        "bases": {
+            "Ana": {"size": 8, "target": "safe-2", "exposed": {"1": "safe-1"}, "lit_bombs": [3], "unlit_bombs": 2},
+            "Ben": {"size": 8, "target": "safe-1", "exposed": {}, "lit_bombs": [], "unlit_bombs": 3},
+        },
+    }
+
+    (tracked,) = json.loads(client.get(f"/spy/{games['tracked']}/export.json").get_data(as_text=True))["games"]
+    assert tracked["spies"] == {
+        "Ana": {"slot": 1, "facing": "right"},
+        "Ben": {"slot": 7, "facing": "left"},
+        "Cy": {"slot": 4, "facing": "right"},
+    }
+    assert tracked["turns"][-1] == {
+        "player": "Ana",
+        "move": {"steps": 2, "turn_before": False, "turn_after": False, "other_end": False},
+        "spy": {"target": "Cy", "slot": None, "answer": "spy"},
+    }
+    derived = tracked["derived"]
+    assert derived["turn"] == "Ben" and derived["winner"] is None and derived["out"] == {}
+    assert derived["bases"]["Ana"] == {
+        "size": 7, "target": "safe-2", "exposed": {"1": "safe-1"}, "lit_bombs": [], "unlit_bombs": 2,
+        "spy": {"slot": 3, "facing": "right"},
+    }
+
+
+def test_spy_and_black_spy_games_export_then_import_then_export_the_same(client: FlaskClient, app: Flask, databases: Databases) -> None:
+    games = play_a_mixed_history(client, app)
+    first = exported(client)
+    assert [game["id"] for game in first["games"]] == [games["black-spy"], games["finished"], games["tracked"]]
+    assert [game["kind"] for game in first["games"]] == ["black-spy", "spy", "spy"]
+    other_app = make_app(databases.fresh())
+    other = other_app.test_client()
+    response = upload(other, first)
+    assert response.status_code == 303
+    second = exported(other)
+    assert second["games"] == first["games"]
+    # the imported games are played on where they stood
+    tracked = games["tracked"]
+    html = page(other, tracked)
+    assert "Turn 5: Ben's turn" in text(html)
+    assert take_turn(other, tracked, "0:1", None).status_code == 303
+    assert "Ben looked at Ana's exposed card: nothing new." in text(page(other, tracked))
+
+
+def test_a_file_with_an_impossible_turn_is_refused_whole_naming_the_game_and_turn(client: FlaskClient, app: Flask) -> None:
+    play_a_mixed_history(client, app)
+    data = exported(client)
+    for game in data["games"]:
+        game["id"] = game["id"][::-1]  # new ids, so only the bad turn is wrong
+    # turn 2 was Ana's pass; say she looked at a lit bomb that nobody has lit
+    data["games"][1]["turns"][1]["spy"] = {"target": "Ben", "slot": 2, "answer": "lit-bomb"}
+    before = snapshot(app)
+    response = upload(client, data)
+    assert response.status_code == 422
+    words = text(response.get_data(as_text=True))
+    assert "Nothing was imported" in words
+    assert f"Game 2 ({data['games'][1]['id']}): Turn 2: Ben's card 2 is not a lit bomb" in words
+    assert snapshot(app) == before
+
+    # a turn out of turn order is named the same way
+    data["games"][1]["turns"][1] = {"player": "Ben", "spy": None}
+    response = upload(client, data)
+    assert response.status_code == 422
+    assert f"Game 2 ({data['games'][1]['id']}): Turn 2: It is Ana's turn." in text(response.get_data(as_text=True))
+    assert snapshot(app) == before
+
+
+def test_a_spy_game_with_bad_colours_or_a_tracked_move_in_an_untracked_game_is_refused(client: FlaskClient, app: Flask) -> None:
+    base = {"kind": "spy", "players": ["Ana", "Ben"], "colours": {"Ana": "green", "Ben": "red"}, "first_player": "Ana"}
+    before = snapshot(app)
+    for game, message in [
+        ({**base, "colours": {"Ana": "green", "Ben": "blue"}}, "Game 1: Two players play the green and red sets."),
+        ({**base, "colours": {"Ana": "green"}}, "Game 1: colours must give a colour to each of the players"),
+        ({**base, "first_player": "Cy"}, "Game 1: the first player 'Cy' is not one of the players"),
+        (
+            {**base, "turns": [{"player": "Ana", "move": {"steps": 2}, "spy": None}]},
+            "Game 1: Turn 1: This table does not track the Spies: leave the move out.",
+        ),
+        (
+            {**base, "turns": [{"player": "Ana", "spy": {"target": "Ben", "slot": 1, "answer": "maybe"}}]},
+            "Game 1: turn 1: unknown answer 'maybe'",
+        ),
+    ]:
+        response = upload(client, {"format": "companion/1", "games": [game]})
+        assert response.status_code == 422
+        assert message in text(response.get_data(as_text=True))
+    assert snapshot(app) == before
+
+
+# --- the list of games -------------------------------------------------------------------
+
+
+def test_the_home_page_lists_spy_games_with_whose_turn_it_is_and_the_winner(client: FlaskClient, app: Flask) -> None:
+    going = start_spy(client, first_player=0)
+    play(client, going, ("1:1", "safe"))
+    done = start_spy(client, (("Dee", "green"), ("Eve", "red")))
+    play(client, done, ("1:3", "bomb"), ("0:1", "safe"), ("1:3", None))
+    html = client.get("/").get_data(as_text=True)
+    in_progress, finished = html.split('id="finished"')
+    in_progress_words = text(in_progress)
+    finished_words = text(finished)
+    assert f'href="/spy/{going}"' in in_progress
+    assert "Spy · Ana, Ben, Cy" in in_progress_words
+    assert "Turn 2: Ben to play" in in_progress_words
+    assert f'href="/spy/{done}"' in finished
+    assert "Spy · Dee, Eve" in finished_words
+    assert "Winner: Eve · 3 turns" in finished_words
+    assert f"/spy/{done}" not in in_progress
+
+
+def test_a_spy_page_is_not_a_black_spy_page_and_the_other_way_round(client: FlaskClient) -> None:
+    spy_id = start_spy(client)
+    black_spy_id = start_game(client)
+    assert client.get(f"/black-spy/{spy_id}").status_code == 404
+    assert client.get(f"/spy/{black_spy_id}").status_code == 404
+    assert client.get("/spy/nosuchgame").status_code == 404
