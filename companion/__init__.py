@@ -51,7 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, games, passcode, pwa, security, spy
+    from . import assets, black_spy, errors, games, history, passcode, pwa, security, sharing, spy, watch
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
 
@@ -66,12 +66,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         configure_sqlite(db.engine)
 
     assets.init_app(app)
+    sharing.init_app(app)
     errors.init_app(app)
     security.init_app(app)
     passcode.init_app(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(black_spy.bp)
     app.register_blueprint(spy.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(watch.bp)
     app.register_blueprint(pwa.bp)
     return app
 

@@ -23,9 +23,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.datastructures import MultiDict
 
-from .exchange import export_file
+from .charts import score_chart
+from .exchange import csv_text, export_file
 from .extensions import db, htmx
-from .games import MAX_ROWS, json_download, new_game_page
+from .games import MAX_ROWS, csv_download, json_download, new_game_page
 from .models import BLACK_SPY, Deal, Game, Seat, player_named
 from .rules import RulesError
 from .rules import black_spy as bs
@@ -81,6 +82,7 @@ def create() -> Response | tuple[str, int]:
         first_seat=setup.first_dealer,
     )
     game.seats = [Seat(position=seat, player=player_named(name)) for seat, name in enumerate(setup.players)]
+    game.refresh_cache()
     db.session.add(game)
     db.session.commit()
     if first is None:
@@ -246,6 +248,34 @@ def export(game_id: str) -> Response:
     return json_download(export_file([game]), f"black-spy-{game.id}.json")
 
 
+@bp.get("/<game_id>/export.csv")
+def export_csv(game_id: str) -> Response:
+    """Download this game's deals as CSV, one row per player per deal."""
+    game = load(game_id)
+    return csv_download(csv_text([game]), f"black-spy-{game.id}.csv")
+
+
+@bp.post("/<game_id>/rematch")
+def rematch(game_id: str) -> Response:
+    """Start a new game: same players, seats and rules; the next player deals first."""
+    game = load(game_id)
+    setup = game.setup()
+    again = Game(
+        kind=BLACK_SPY,
+        preset=game.preset,
+        end_value=game.end_value,
+        shoot_rule=game.shoot_rule,
+        first_lead=game.first_lead,
+        first_seat=bs.rematch_first_dealer(setup),
+    )
+    again.seats = [Seat(position=seat.position, player=seat.player) for seat in game.seats]
+    again.refresh_cache()
+    db.session.add(again)
+    db.session.commit()
+    flash(f"Rematch! {setup.players[again.first_seat]} deals first.")
+    return redirect(url_for("black_spy.show", game_id=again.id), code=303)
+
+
 # --- reading the deal form -----------------------------------------------------------
 
 
@@ -336,6 +366,7 @@ def render_game(
     context = {
         "game": game,
         "state": state,
+        "chart": score_chart(state),
         "messages": [*get_flashed_messages(), *([message] if message else [])],
         **deal_form_context(
             state,

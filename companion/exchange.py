@@ -165,6 +165,39 @@ def spy_derived_json(state: spy.SpyState) -> dict[str, Any]:
     }
 
 
+CSV_COLUMNS = (
+    "game_id", "date", "rule_set", "deal", "dealer", "pass", "player", "seat",
+    "raw_points", "score", "running_total", "shooter",
+)
+
+
+def csv_text(games: Iterable[Game]) -> str:
+    """One row per player per deal of every Black Spy game, for a spreadsheet."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for game in games:
+        if game.kind != BLACK_SPY:
+            continue
+        state = game.state()
+        names = state.setup.players
+        rule_set = game.preset or "standard"
+        if game.end_value is not None:
+            rule_set += f" (end {game.end_value})"
+        for deal in state.deals:
+            for seat, name in enumerate(names):
+                writer.writerow([
+                    game.id, game.created_at.date().isoformat(), rule_set, deal.number,
+                    names[deal.info.dealer], deal.info.pass_.value, name, seat + 1,
+                    deal.raw[seat], deal.scores[seat], deal.totals[seat],
+                    "yes" if deal.shooter == seat else "no",
+                ])
+    return out.getvalue()
+
+
 # --- import ------------------------------------------------------------------------
 
 
@@ -426,11 +459,12 @@ def store(items: Sequence[GameInput | SpyInput]) -> list[Game]:
     """Write checked games in one transaction."""
     games = []
     for item in items:
-        game = new_spy_game(item.setup) if isinstance(item, SpyInput) else _black_spy_game(item)
+        game = new_spy_game(item.setup, item.turns) if isinstance(item, SpyInput) else _black_spy_game(item)
         if item.id is not None:
             game.id = item.id
         if item.created_at is not None:
             game.created_at = item.created_at
+        game.refresh_cache()
         db.session.add(game)
         games.append(game)
     db.session.commit()

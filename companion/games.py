@@ -75,8 +75,8 @@ def import_games() -> Response | tuple[str, int]:
         return _import_refused(["Choose a companion/1 .json file to import."])
     try:
         data = json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        return _import_refused([f"This file is not JSON: {error}."])
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return _import_refused(["This is not a companion backup: the file is not JSON text, so it cannot be read."])
     try:
         games = exchange.import_file(data)
     except exchange.ImportRefused as refused:
@@ -89,6 +89,19 @@ def import_games() -> Response | tuple[str, int]:
 
 def _import_refused(problems: list[str]) -> tuple[str, int]:
     return render_template("games/import_refused.html", problems=problems), 422
+
+
+@bp.get("/export.csv")
+def export_all_csv() -> Response:
+    """Download every Black Spy game's deals as one CSV file."""
+    games = db.session.scalars(select(Game).order_by(Game.created_at)).all()
+    return csv_download(exchange.csv_text(games), "companion-deals.csv")
+
+
+def csv_download(text: str, filename: str) -> Response:
+    response = Response(text, mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def json_download(payload: dict, filename: str) -> Response:

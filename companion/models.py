@@ -56,16 +56,22 @@ class Game(db.Model):
     __mapper_args__ = {"version_id_col": version}
     # spy: where each tracked Spy starts, [{"slot", "facing"}] by seat; None when untracked
     spies: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    # the read-only link's id: it can be shared, and no write route accepts it
+    watch_id: Mapped[str | None] = mapped_column(String(32), unique=True, default=new_public_id)
+
+    # derived from the inputs, kept so that lists and statistics over thousands of games
+    # need no replay (benchmarks/history_scale.py); refresh_cache() rewrites them on every
+    # write and tests/test_history.py checks them against the fold
+    finished: Mapped[bool] = mapped_column(default=False, index=True)
+    rounds: Mapped[int] = mapped_column(default=0)
+    next_seat: Mapped[int | None]
 
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
     )
-    deals: Mapped[list[Deal]] = relationship(
-        order_by="Deal.number", cascade="all, delete-orphan", lazy="selectin"
-    )
-    turns: Mapped[list[SpyTurn]] = relationship(
-        order_by="SpyTurn.number", cascade="all, delete-orphan", lazy="selectin"
-    )
+    deals: Mapped[list[Deal]] = relationship(order_by="Deal.number", cascade="all, delete-orphan")
+    turns: Mapped[list[SpyTurn]] = relationship(order_by="SpyTurn.number", cascade="all, delete-orphan")
+    scores: Mapped[list[DealScore]] = relationship(cascade="all, delete-orphan")
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -89,8 +95,36 @@ class Game(db.Model):
         return bs.replay(self.setup(), self.entries())
 
     def touch(self) -> None:
-        """Mark the game changed: its version goes up, or the write is refused as stale."""
+        """Mark the game changed: its version goes up (or the write is refused as stale)
+        and its derived figures are brought up to date."""
         self.updated_at = utcnow()
+        # nothing is written before the commit, where a race with another phone is caught
+        with db.session.no_autoflush:
+            self.refresh_cache()
+
+    def refresh_cache(self) -> None:
+        """Rewrite the derived figures kept beside the inputs from a fresh replay."""
+        if self.kind == SPY:
+            spy_state = self.spy_state()
+            self.finished = spy_state.finished
+            self.rounds = len(spy_state.turns)
+            self.next_seat = spy_state.to_play
+            for seat in self.seats:
+                seat.total = None
+                seat.won = spy_state.winner == seat.position
+            return
+        state = self.state()
+        self.finished = state.finished
+        self.rounds = len(state.deals)
+        self.next_seat = None if state.next is None else state.next.dealer
+        for seat in self.seats:
+            seat.total = state.totals[seat.position]
+            seat.won = seat.position in state.winners
+        self.scores = [
+            DealScore(number=deal.number, seat=seat, raw=deal.raw[seat], score=deal.scores[seat], shot=deal.shooter == seat)
+            for deal in state.deals
+            for seat in range(state.setup.size)
+        ]
 
     def spy_setup(self) -> spy.Setup:
         places = None
@@ -110,25 +144,15 @@ class Game(db.Model):
         return spy.replay(self.spy_setup(), self.spy_turns())
 
     def summary(self) -> GameSummary:
-        """What the list of games shows: who plays, whose go it is, who won."""
+        """What a list of games shows, from the kept figures: no replay."""
         names = self.player_names
-        if self.kind == SPY:
-            state = self.spy_state()
-            return GameSummary(
-                names=names,
-                finished=state.finished,
-                winners=() if state.winner is None else (names[state.winner],),
-                next_up=None if state.to_play is None else names[state.to_play],
-                rounds=len(state.turns),
-            )
-        bs_state = self.state()
         return GameSummary(
             names=names,
-            finished=bs_state.finished,
-            winners=tuple(names[seat] for seat in bs_state.winners),
-            next_up=None if bs_state.next is None else names[bs_state.next.dealer],
-            rounds=len(bs_state.deals),
-            next_number=None if bs_state.next is None else bs_state.next.number,
+            finished=self.finished,
+            winners=tuple(seat.player.name for seat in self.seats if seat.won),
+            next_up=None if self.next_seat is None else names[self.next_seat],
+            rounds=self.rounds,
+            next_number=None if self.finished else self.rounds + 1,
         )
 
 
@@ -153,6 +177,9 @@ class Seat(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     # spy: the colour set this player plays
     colour: Mapped[str | None] = mapped_column(String(16))
+    # kept from the replay (see Game.refresh_cache): the running total, and a share of the win
+    total: Mapped[int | None]
+    won: Mapped[bool] = mapped_column(default=False)
 
     player: Mapped[Player] = relationship(lazy="joined")
 
@@ -187,6 +214,20 @@ class Deal(db.Model):
             self.raw, self.shooter = None, None
         else:
             self.raw, self.shooter, self.cards = list(entry.raw), entry.shooter, None
+
+
+class DealScore(db.Model):
+    """One player's result in one deal, kept from the replay for statistics in SQL."""
+
+    __tablename__ = "deal_scores"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    seat: Mapped[int]
+    raw: Mapped[int]
+    score: Mapped[int]
+    shot: Mapped[bool]
 
 
 class SpyTurn(db.Model):

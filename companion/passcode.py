@@ -1,7 +1,7 @@
 """An optional passcode for the organiser of a public server (COMPANION_PASSCODE).
 
-When set, every page but the manifest, the service worker, the offline page and static
-files asks for it once per device. Only a hash of it is kept; attempts are rate-limited.
+When set, every page but the read-only links, the manifest, the service worker, the
+offline page and static files asks for it once per device. Only a hash of it is kept; attempts are rate-limited.
 """
 
 from __future__ import annotations
@@ -18,7 +18,11 @@ from .extensions import htmx, limiter
 bp = Blueprint("passcode", __name__)
 
 # pages a phone needs before it knows the passcode
-OPEN_ENDPOINTS = {"static", "pwa.manifest", "pwa.service_worker", "pwa.offline", "passcode.enter", "passcode.check"}
+OPEN_ENDPOINTS = {
+    "static", "pwa.manifest", "pwa.service_worker", "pwa.offline", "passcode.enter", "passcode.check",
+    # a read-only link is shared so that others can follow without the passcode
+    "watch.show",
+}
 
 
 class SessionInterface(SecureCookieSessionInterface):

@@ -111,7 +111,7 @@ def test_an_import_without_ids_makes_new_games(client: FlaskClient, app: Flask) 
 def test_files_that_are_not_games_are_refused_in_words(client: FlaskClient, app: Flask) -> None:
     before = snapshot(app)
     for content, message in [
-        (b"\xff\xfe not json", "not JSON"),
+        (b"\xff\xfe not json", "the file is not JSON text"),
         (b"[1, 2, 3]", "is not a companion/1 file"),
         (b'{"format": "companion/1", "games": [{"players": "Ana"}]}', "players must be a list of names"),
         (b'{"format": "companion/1", "games": [{"players": ["A", "B", "C"], "first_dealer": "A", "deals": [{"raw": {"A": true, "B": 30, "C": 30}}]}]}', "A&#39;s points must be a whole number"),

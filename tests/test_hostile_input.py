@@ -73,6 +73,7 @@ def test_hostile_forms_never_break_the_app_nor_change_it_when_refused(app: Flask
         values = {
             "game_id": data.draw(st.sampled_from([games[kind], games["black-spy" if kind == "spy" else "spy"], "nope", "%3Cb%3E"])),
             "number": data.draw(st.sampled_from(["1", "0", "2", "99999999999999999999"])),
+            "player_id": data.draw(st.sampled_from(["1", "2", "99999"])),
         }
         form = data.draw(FORMS)
         url = fill(rule, {name: values[name] for name in arguments})

@@ -29,10 +29,19 @@ def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
     post_points(client, black_spy, [20, 15, 25, 0])
     response = client.post("/spy/new", data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"})
     assert response.status_code == 303
+    from companion.models import Game
+
+    spy_game = response.location.rsplit("/", 1)[1]
+    with client.application.app_context():
+        from companion.extensions import db
+
+        watch = db.session.get(Game, spy_game).watch_id
     return {
         "black_spy:game_id": black_spy,
-        "spy:game_id": response.location.rsplit("/", 1)[1],
+        "spy:game_id": spy_game,
         "number": "1",
+        "player_id": "1",
+        "watch_id": watch,
         "filename": "css/app.css",
     }
 

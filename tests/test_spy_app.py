@@ -617,8 +617,10 @@ def test_spy_and_black_spy_games_export_then_import_then_export_the_same(client:
     tracked = games["tracked"]
     html = page(other, tracked)
     assert "Turn 5: Ben's turn" in text(html)
-    assert take_turn(other, tracked, "0:1", None).status_code == 303
-    assert "Ben looked at Ana's exposed card: nothing new." in text(page(other, tracked))
+    # Ana's Spy now stands in slot 3, so the slot 2 opposite Ben's sight is her card 2
+    assert "Ben's Spy looks at: Ana's card 2, Cy's card 2." in text(html)
+    assert take_turn(other, tracked, "0:2", "top-secret").status_code == 303
+    assert "Ben spied on Ana: a Top Secret." in text(page(other, tracked))
 
 
 def test_a_file_with_an_impossible_turn_is_refused_whole_naming_the_game_and_turn(client: FlaskClient, app: Flask) -> None:

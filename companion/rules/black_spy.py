@@ -751,6 +751,11 @@ def edit(setup: Setup, entries: Sequence[DealEntry], index: int, entry: DealEntr
         raise
 
 
+def rematch_first_dealer(setup: Setup) -> int:
+    """Who deals first in a rematch: the player after the last game's first dealer."""
+    return (setup.first_dealer + 1) % setup.size
+
+
 def draw_first_dealer(players: int, rng: random.Random | None = None) -> int:
     """Draw for the first deal: ties are redrawn, so every seat is equally likely."""
     return (rng or random.SystemRandom()).randrange(players)

@@ -1,0 +1,123 @@
+"""The record of a group's games: history, players, and each player's statistics."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from .extensions import db
+from .models import Game, Player, Seat
+from .rules import RulesError
+from .rules.players import clean_name
+from .stats import Period, head_to_head, player_stats
+
+bp = Blueprint("history", __name__)
+
+PAGE_SIZE = 20
+STATES = {"in-progress": False, "finished": True}
+
+
+@bp.get("/history")
+def index() -> str:
+    """List every game, newest first, by player and by state, a page at a time."""
+    player_id = request.args.get("player", type=int)
+    state = request.args.get("state", "")
+    page = max(1, request.args.get("page", 1, type=int) or 1)
+    query = select(Game)
+    if player_id is not None:
+        query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
+    if state in STATES:
+        query = query.where(Game.finished.is_(STATES[state]))
+    total = db.session.scalar(select(func.count()).select_from(query.subquery()))
+    games = db.session.scalars(
+        query.options(selectinload(Game.seats))
+        .order_by(Game.created_at.desc(), Game.id)
+        .limit(PAGE_SIZE)
+        .offset((page - 1) * PAGE_SIZE)
+    ).all()
+    return render_template(
+        "history/index.html",
+        games=[(game, game.summary()) for game in games],
+        players=known_players(),
+        player_id=player_id,
+        state=state,
+        page=page,
+        pages=max(1, -(-total // PAGE_SIZE)),
+        total=total,
+    )
+
+
+def known_players() -> list[Player]:
+    """Every player, the most recently seen at a table first."""
+    last_played = (
+        select(Seat.player_id, func.max(Game.created_at).label("last"))
+        .join(Game, Game.id == Seat.game_id)
+        .group_by(Seat.player_id)
+        .subquery()
+    )
+    return list(
+        db.session.scalars(
+            select(Player)
+            .outerjoin(last_played, last_played.c.player_id == Player.id)
+            .order_by(func.coalesce(last_played.c.last, Player.created_at).desc(), Player.name)
+        )
+    )
+
+
+@bp.get("/players")
+def players() -> str:
+    """List the players the companion knows, most recent first."""
+    return render_template("history/players.html", players=known_players(), errors={}, values={})
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int) -> Response:
+    """Show one player's statistics, over all games or a chosen period."""
+    person = db.get_or_404(Player, player_id)
+    errors = {}
+    period = Period()
+    try:
+        period = Period(_day(request.args.get("from")), _day(request.args.get("to")))
+    except ValueError:
+        errors["period"] = "Dates are written YYYY-MM-DD."
+    html = render_template(
+        "history/player.html",
+        player=person,
+        stats=player_stats(person.id, period),
+        rivals=head_to_head(person.id, period),
+        period=period,
+        errors=errors,
+    )
+    return make_response(html, 422 if errors else 200)
+
+
+def _day(text: str | None) -> date | None:
+    return date.fromisoformat(text) if text else None
+
+
+@bp.post("/players/<int:player_id>/rename")
+def rename(player_id: int) -> Response | tuple[str, int]:
+    """Rename a player in every game they are in."""
+    person = db.get_or_404(Player, player_id)
+    try:
+        name = clean_name(request.form.get("name", ""))
+        clash = db.session.scalar(
+            select(Player).where(func.lower(Player.name) == name.lower(), Player.id != person.id)
+        )
+        if clash is not None:
+            message = f"There is already a player called {clash.name}."
+            raise RulesError(message, {"name": message})
+    except RulesError as error:
+        values = {f"name-{person.id}": request.form.get("name", "")}
+        errors = {f"name-{person.id}": error.message}
+        return render_template("history/players.html", players=known_players(), errors=errors, values=values), 422
+    old = person.name
+    person.name = name
+    db.session.commit()
+    flash(f"{old} is now {name}, in every game.")
+    return redirect(url_for("history.players"), code=303)
+
+

@@ -1,0 +1,35 @@
+"""Read-only links: another phone follows a game live, and can change nothing."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, make_response, render_template
+from sqlalchemy import select
+
+from .charts import score_chart
+from .extensions import db, htmx
+from .models import SPY, Game
+
+bp = Blueprint("watch", __name__)
+
+# how often a following phone asks for news while the game goes on
+POLL_SECONDS = 4
+
+
+@bp.get("/watch/<watch_id>")
+def show(watch_id: str) -> Response:
+    """Show a game's public state, refreshed every few seconds until it ends."""
+    game = db.session.scalar(select(Game).where(Game.watch_id == watch_id))
+    if game is None:
+        abort(404)
+    context = {"game": game, "poll": POLL_SECONDS, "readonly": True}
+    if game.kind == SPY:
+        state = game.spy_state()
+        context.update(state=state, seen=state, mirror={}, look=None, answers=(), values={}, errors={}, messages=[])
+    else:
+        state = game.state()
+        context.update(state=state, chart=score_chart(state), messages=[])
+    template = "watch/_live.html" if htmx and not htmx.history_restore_request else "watch/show.html"
+    response = make_response(render_template(template, **context))
+    response.headers["Vary"] = "HX-Request"
+    response.cache_control.no_cache = True
+    return response

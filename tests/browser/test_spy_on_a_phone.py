@@ -1,0 +1,126 @@
+"""A whole game of Spy played on a phone, in a real Chromium."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.browsing import Server
+
+ANA, BEN = 0, 1
+
+
+def new_spy_game(page: Page, base: str, names: tuple[str, ...], first_player: int) -> str:
+    """Fill and send the Spy form as a player would; return the game page's url."""
+    page.goto(f"{base}/new?game=spy")
+    for row, name in enumerate(names):
+        page.get_by_label(f"Player {row + 1} name").fill(name)
+    page.locator(f"input[name=first_player][value='{first_player}']").check()
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/spy/[A-Za-z0-9]+$"))
+    return page.url
+
+
+def cards(page: Page, seat: int):
+    return page.locator(f"section[aria-labelledby=base-{seat}] label.tap")
+
+
+def tap(page: Page, seat: int, card: int) -> None:
+    """Tap card ``card`` (from the owner's left, the Spy left out) of ``seat``'s base."""
+    cards(page, seat).nth(card - 1).click()
+    expect(page.locator(".answers legend")).to_contain_text(f"card {card}.")
+
+
+def answer(page: Page, words: str) -> None:
+    page.get_by_role("radio", name=re.compile("^" + re.escape(words))).check()
+
+
+def record(page: Page, message: str) -> None:
+    page.get_by_role("button", name=re.compile("^Record the turn")).click()
+    expect(page.locator(".messages")).to_contain_text(message)
+
+
+def turn_title(page: Page):
+    return page.locator("#turn-title")
+
+
+def base(page: Page, seat: int):
+    return page.locator(f"section[aria-labelledby=base-{seat}]")
+
+
+def test_a_two_player_game_of_spy_played_by_taps_to_its_end(phone: Page, server: Server) -> None:
+    new_spy_game(phone, server.url, ("Ana", "Ben"), first_player=0)
+    expect(turn_title(phone)).to_have_text("Turn 1: Ana's turn")
+    # two players: green and red, 8-card bases, so 7 cards of Ben's to tap besides his Spy
+    expect(base(phone, ANA).locator("h3")).to_contain_text("green")
+    expect(base(phone, BEN).locator("h3")).to_contain_text("red")
+    expect(cards(phone, BEN)).to_have_count(7)
+    expect(cards(phone, ANA)).to_have_count(0)
+    expect(base(phone, BEN)).to_contain_text("Next target: Safe 1")
+    expect(base(phone, BEN)).to_contain_text("3 of 3 bombs unlit")
+
+    # 1 Ana exposes Ben's Safe 1
+    tap(phone, BEN, 3)
+    expect(phone.get_by_role("radio", name=re.compile("^A Safe that is not the target"))).to_have_count(1)
+    answer(phone, "The target: it is exposed now (Safe 1)")
+    record(phone, "Ana exposed Ben's Safe 1.")
+    expect(turn_title(phone)).to_have_text("Turn 2: Ben's turn")
+    expect(base(phone, BEN)).to_contain_text("Next target: Safe 2")
+    expect(base(phone, BEN).locator("li.slot.exposed")).to_have_text(re.compile(r"3\s*Safe 1"))
+
+    # 2 Ben finds one of Ana's bombs
+    tap(phone, ANA, 5)
+    answer(phone, "A bomb: tssss! It is lit now")
+    record(phone, "Ben found one of Ana's bombs: tssss! It is lit.")
+    expect(base(phone, ANA).locator("li.slot.lit")).to_have_text(re.compile(r"5\s*lit bomb"))
+    expect(base(phone, ANA)).to_contain_text("2 of 3 bombs unlit")
+
+    # 3 Ana: an exposed card is not asked about; she taps another card and exposes Safe 2
+    tap(phone, BEN, 3)
+    expect(phone.locator(".answers")).to_contain_text("An exposed card: nothing new. No question to ask.")
+    tap(phone, BEN, 1)
+    # with Safe 1 exposed, Ben's only hidden Safe is the target: "a Safe" is not offered
+    expect(phone.get_by_role("radio", name=re.compile("^A Safe that is not the target"))).to_have_count(0)
+    answer(phone, "The target: it is exposed now (Safe 2)")
+    record(phone, "Ana exposed Ben's Safe 2.")
+
+    # 4 Ben does not spy
+    expect(turn_title(phone)).to_have_text("Turn 4: Ben's turn")
+    phone.get_by_role("button", name="Record the turn: no spy").click()
+    expect(phone.locator(".messages")).to_contain_text("Ben did not spy.")
+
+    # 5 Ana exposes Top Secret 1, and the table takes it back
+    tap(phone, BEN, 6)
+    answer(phone, "The target: it is exposed now (Top Secret 1)")
+    record(phone, "Ana exposed Ben's Top Secret 1.")
+    expect(base(phone, BEN)).to_contain_text("Next target: Top Secret 2")
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_role("button", name="Undo turn 5").click()
+    expect(phone.locator(".messages")).to_contain_text("Turn 5 undone.")
+    expect(turn_title(phone)).to_have_text("Turn 5: Ana's turn")
+    expect(base(phone, BEN)).to_contain_text("Next target: Top Secret 1")
+    expect(base(phone, BEN).locator("li.slot.exposed")).to_have_count(2)
+
+    tap(phone, BEN, 6)
+    answer(phone, "The target: it is exposed now (Top Secret 1)")
+    record(phone, "Ana exposed Ben's Top Secret 1.")
+
+    # 6 Ben hears "a Top Secret"
+    tap(phone, ANA, 2)
+    answer(phone, "A Top Secret that is not the target")
+    record(phone, "Ben spied on Ana: a Top Secret.")
+
+    # 7 Ana exposes Ben's Top Secret 2: Ben is found out, Ana is the last player standing
+    expect(turn_title(phone)).to_have_text("Turn 7: Ana's turn")
+    tap(phone, BEN, 2)
+    answer(phone, "The target: it is exposed now (Top Secret 2)")
+    record(phone, "That was Ben's Top Secret 2: Ben is found out. Ana wins!")
+    expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
+    expect(phone.locator(".banner .winner")).to_have_text(re.compile(r"Ana\s+wins: the last player standing\."))
+    expect(base(phone, BEN).locator(".badge.out")).to_have_text("found out")
+    expect(base(phone, BEN)).to_contain_text("All targets exposed")
+    expect(base(phone, BEN).locator("li.slot.exposed")).to_have_count(4)
+    expect(phone.get_by_role("button", name=re.compile("^Record the turn"))).to_have_count(0)
+    expect(phone.locator("label.tap")).to_have_count(0)
+    expect(phone.get_by_role("button", name="Undo turn 7")).to_be_visible()
