@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from . import exchange
 from .extensions import db
+from .history import known_players
 from .models import Game
 from .rules import black_spy as bs
 from .rules import spy
@@ -56,6 +57,7 @@ def new_game_page(
         spy_values=spy_values or {},
         spy_errors=spy_errors or {},
         game=request.args.get("game", "spy" if spy_values else "black-spy"),
+        known=[player.name for player in known_players()],
     )
     return make_response(html, status)
 
