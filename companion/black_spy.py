@@ -82,7 +82,7 @@ def create() -> Response | tuple[str, int]:
         first_seat=setup.first_dealer,
     )
     game.seats = [Seat(position=seat, player=player_named(name)) for seat, name in enumerate(setup.players)]
-    game.refresh_cache()
+    game.touch()
     db.session.add(game)
     db.session.commit()
     if first is None:
@@ -268,8 +268,8 @@ def rematch(game_id: str) -> Response:
         first_lead=game.first_lead,
         first_seat=bs.rematch_first_dealer(setup),
     )
-    again.seats = [Seat(position=seat.position, player=seat.player) for seat in game.seats]
-    again.refresh_cache()
+    again.seats = [Seat(position=seat.position, player=player_named(seat.player.name)) for seat in game.seats]
+    again.touch()
     db.session.add(again)
     db.session.commit()
     flash(f"Rematch! {setup.players[again.first_seat]} deals first.")

@@ -459,19 +459,22 @@ def store(items: Sequence[GameInput | SpyInput]) -> list[Game]:
     """Write checked games in one transaction."""
     games = []
     for item in items:
-        game = new_spy_game(item.setup, item.turns) if isinstance(item, SpyInput) else _black_spy_game(item)
+        if isinstance(item, SpyInput):
+            game = new_spy_game(item.setup, item.turns, item.created_at)
+        else:
+            game = _black_spy_game(item)
         if item.id is not None:
             game.id = item.id
         if item.created_at is not None:
             game.created_at = item.created_at
-        game.refresh_cache()
+        game.touch()
         db.session.add(game)
         games.append(game)
     db.session.commit()
     return games
 
 
-def new_spy_game(setup: spy.Setup, turns: Sequence[spy.Turn] = ()) -> Game:
+def new_spy_game(setup: spy.Setup, turns: Sequence[spy.Turn] = (), seen: datetime | None = None) -> Game:
     """A Spy game's rows, seated as the setup says."""
     game = Game(
         kind=SPY,
@@ -481,7 +484,7 @@ def new_spy_game(setup: spy.Setup, turns: Sequence[spy.Turn] = ()) -> Game:
         ],
     )
     game.seats = [
-        Seat(position=seat, player=player_named(name), colour=colour.value)
+        Seat(position=seat, player=player_named(name, seen), colour=colour.value)
         for seat, (name, colour) in enumerate(zip(setup.players, setup.colours, strict=True))
     ]
     for number, turn in enumerate(turns, start=1):
@@ -500,7 +503,10 @@ def _black_spy_game(item: GameInput) -> Game:
         first_lead=item.first_lead,
         first_seat=item.setup.first_dealer,
     )
-    game.seats = [Seat(position=position, player=player_named(name)) for position, name in enumerate(item.setup.players)]
+    game.seats = [
+        Seat(position=position, player=player_named(name, item.created_at))
+        for position, name in enumerate(item.setup.players)
+    ]
     for number, entry in enumerate(item.entries, start=1):
         deal = Deal(number=number)
         deal.set_entry(entry)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
@@ -28,16 +28,18 @@ def index() -> str:
     page = max(1, request.args.get("page", 1, type=int) or 1)
     query = select(Game)
     if player_id is not None:
-        query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
+        query = query.where(exists().where(Seat.game_id == Game.id, Seat.player_id == player_id))
     if state in STATES:
         query = query.where(Game.finished.is_(STATES[state]))
-    total = db.session.scalar(select(func.count()).select_from(query.subquery()))
-    games = db.session.scalars(
+    # one row more than a page says whether there is an older page, without counting
+    # every game: the page costs the same however long the history grows
+    rows = db.session.scalars(
         query.options(selectinload(Game.seats))
         .order_by(Game.created_at.desc(), Game.id)
-        .limit(PAGE_SIZE)
+        .limit(PAGE_SIZE + 1)
         .offset((page - 1) * PAGE_SIZE)
     ).all()
+    games = rows[:PAGE_SIZE]
     return render_template(
         "history/index.html",
         games=[(game, game.summary()) for game in games],
@@ -45,26 +47,13 @@ def index() -> str:
         player_id=player_id,
         state=state,
         page=page,
-        pages=max(1, -(-total // PAGE_SIZE)),
-        total=total,
+        older=len(rows) > PAGE_SIZE,
     )
 
 
 def known_players() -> list[Player]:
     """Every player, the most recently seen at a table first."""
-    last_played = (
-        select(Seat.player_id, func.max(Game.created_at).label("last"))
-        .join(Game, Game.id == Seat.game_id)
-        .group_by(Seat.player_id)
-        .subquery()
-    )
-    return list(
-        db.session.scalars(
-            select(Player)
-            .outerjoin(last_played, last_played.c.player_id == Player.id)
-            .order_by(func.coalesce(last_played.c.last, Player.created_at).desc(), Player.name)
-        )
-    )
+    return list(db.session.scalars(select(Player).order_by(Player.last_seen.desc().nulls_last(), Player.name)))
 
 
 @bp.get("/players")

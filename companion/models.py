@@ -5,12 +5,12 @@ from __future__ import annotations
 import secrets
 import string
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, select
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event, func, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
 from .extensions import db
 from .rules import black_spy as bs
@@ -35,6 +35,42 @@ class Player(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(bs.MAX_NAME_LENGTH), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # when they last sat down to a game: lists of players show the most recent first
+    last_seen: Mapped[datetime | None] = mapped_column(index=True)
+
+
+class PlayerDay(db.Model):
+    """One player's figures over one day's finished games (see companion/stats.py)."""
+
+    __tablename__ = "player_days"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    day: Mapped[date] = mapped_column(primary_key=True)
+    games: Mapped[int]
+    wins: Mapped[int]
+    shared_wins: Mapped[int]
+    total_sum: Mapped[int]
+    best_total: Mapped[int | None]
+    deals: Mapped[int]
+    score_sum: Mapped[int]
+    shoots: Mapped[int]
+    heavy: Mapped[int]
+    spy_games: Mapped[int]
+    spy_wins: Mapped[int]
+
+
+class RivalDay(db.Model):
+    """Two players' finished Black Spy games together on one day, and who finished lower."""
+
+    __tablename__ = "rival_days"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    day: Mapped[date] = mapped_column(primary_key=True)
+    games: Mapped[int]
+    lower: Mapped[int]
+    higher: Mapped[int]
+    level: Mapped[int]
 
 
 class Game(db.Model):
@@ -101,6 +137,8 @@ class Game(db.Model):
         # nothing is written before the commit, where a race with another phone is caught
         with db.session.no_autoflush:
             self.refresh_cache()
+        # the statistics buckets of its day are recounted just before the commit
+        db.session.info.setdefault("touched_games", set()).add(self)
 
     def refresh_cache(self) -> None:
         """Rewrite the derived figures kept beside the inputs from a fresh replay."""
@@ -175,6 +213,7 @@ class Seat(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     position: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    __table_args__ = (Index("ix_seats_player_game", "player_id", "game_id"),)
     # spy: the colour set this player plays
     colour: Mapped[str | None] = mapped_column(String(16))
     # kept from the replay (see Game.refresh_cache): the running total, and a share of the win
@@ -220,6 +259,7 @@ class DealScore(db.Model):
     """One player's result in one deal, kept from the replay for statistics in SQL."""
 
     __tablename__ = "deal_scores"
+    __table_args__ = (Index("ix_deal_scores_game_seat", "game_id", "seat"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
@@ -289,13 +329,36 @@ def cards_from_json(data: dict[str, Any]) -> bs.Cards:
     )
 
 
-def player_named(name: str) -> Player:
-    """The known player of that name, made if new: players persist across games."""
-    player = db.session.scalar(select(Player).where(Player.name == name))
+def player_named(name: str, seen: datetime | None = None) -> Player:
+    """The known player of that name (in any case), made if new: players persist across games.
+
+    ``seen`` is when they sat down to the game, now unless an imported game says otherwise.
+    """
+    player = db.session.scalar(select(Player).where(func.lower(Player.name) == name.lower()))
     if player is None:
         player = Player(name=name)
         db.session.add(player)
+    seen = seen or utcnow()
+    player.last_seen = seen if player.last_seen is None else max(player.last_seen, seen)
     return player
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_touched(session: Session, _transaction: Any) -> None:
+    session.info.pop("touched_games", None)
+
+
+@event.listens_for(Session, "before_commit")
+def _recount_statistics(session: Session) -> None:
+    """Bring the day buckets of every game changed in this transaction up to date."""
+    games = session.info.pop("touched_games", None)
+    if not games:
+        return
+    from .stats import refresh_days
+
+    session.flush()
+    refresh_days((game.created_at.date(), seat.player_id) for game in games for seat in game.seats)
+    session.flush()
 
 
 def configure_sqlite(engine: Engine) -> None:

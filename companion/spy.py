@@ -71,7 +71,7 @@ def create() -> Response | tuple[str, int]:
     except RulesError as error:
         return new_game_page(spy_values=form, spy_errors=error.errors, status=422)
     game = new_spy_game(setup)
-    game.refresh_cache()
+    game.touch()
     db.session.add(game)
     db.session.commit()
     if chosen == "draw":

@@ -1,19 +1,22 @@
-"""Statistics over many games, computed by the database from the kept figures.
+"""Statistics over many games, computed by the database and kept per player per day.
 
-Each figure is one aggregate query over ``seats`` and ``deal_scores`` (see
-Game.refresh_cache), so a player's page costs the same with ten games or ten thousand.
+Each write to a game refreshes the day buckets of its players (``player_days`` and
+``rival_days``) with aggregate queries over that day's games alone; a player's page
+then sums at most one row per day played. So it costs the same with a thousand games
+or ten thousand (benchmarks/history_scale.py), and over any period of whole days.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import Connection, and_, case, delete, func, insert, literal, select
 from sqlalchemy.orm import aliased
 
 from .extensions import db
-from .models import BLACK_SPY, SPY, DealScore, Game, Player, Seat
+from .models import BLACK_SPY, SPY, DealScore, Game, Player, PlayerDay, RivalDay, Seat
 
 # a deal in which a player took this many raw points or more counts as "heavy"
 HEAVY_DEAL = 30
@@ -24,12 +27,12 @@ class Period:
     start: date | None = None
     end: date | None = None  # inclusive
 
-    def clause(self):  # noqa: ANN201
+    def days(self, column):  # noqa: ANN001, ANN201
         conditions = []
         if self.start is not None:
-            conditions.append(Game.created_at >= datetime.combine(self.start, datetime.min.time()))
+            conditions.append(column >= self.start)
         if self.end is not None:
-            conditions.append(Game.created_at < datetime.combine(self.end + timedelta(days=1), datetime.min.time()))
+            conditions.append(column <= self.end)
         return and_(True, *conditions)
 
 
@@ -61,77 +64,148 @@ class HeadToHead:
     level: int
 
 
-def player_stats(player_id: int, period: Period = Period()) -> PlayerStats:
-    winners = (
-        select(Seat.game_id, func.count().label("winners"))
-        .where(Seat.won.is_(True))
-        .group_by(Seat.game_id)
+def _count(condition):  # noqa: ANN001, ANN202
+    return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+
+def refresh_days(pairs: Iterable[tuple[date, int]]) -> None:
+    """Recount the buckets of these (day, player) pairs from the games themselves."""
+    by_day: dict[date, set[int]] = {}
+    for day, player in pairs:
+        by_day.setdefault(day, set()).add(player)
+    for day, players in by_day.items():
+        _rebuild(day, players)
+
+
+def rebuild_all(connection: Connection | None = None) -> None:
+    """Recount every bucket (after a bulk load, or in a migration on its connection)."""
+    _rebuild(None, None, (connection or db.session).execute)
+
+
+def _rebuild(day: date | None, players: set[int] | None, run: Callable = None) -> None:  # type: ignore[assignment]
+    """Delete and recount the buckets of one day's players, or all of them."""
+    run = run or db.session.execute
+    if day is None:
+        in_days, day_value = True, func.date(Game.created_at)
+        run(delete(PlayerDay))
+        run(delete(RivalDay))
+    else:
+        start = datetime.combine(day, datetime.min.time())
+        in_days, day_value = and_(Game.created_at >= start, Game.created_at < start + timedelta(days=1)), literal(day)
+        run(delete(PlayerDay).where(PlayerDay.day == day, PlayerDay.player_id.in_(players)))
+        run(delete(RivalDay).where(RivalDay.day == day, RivalDay.player_id.in_(players)))
+    mine, theirs = aliased(Seat), aliased(Seat)
+    for_players = True if players is None else Seat.player_id.in_(players)
+    mine_players = True if players is None else mine.player_id.in_(players)
+    winners = select(Seat.game_id, func.count().label("winners")).where(Seat.won.is_(True)).group_by(Seat.game_id).subquery()
+    deal_figures = (
+        select(
+            DealScore.game_id,
+            DealScore.seat,
+            func.count().label("deals"),
+            func.sum(DealScore.score).label("score_sum"),
+            _count(DealScore.shot.is_(True)).label("shoots"),
+            _count(DealScore.raw >= HEAVY_DEAL).label("heavy"),
+        )
+        .join(Game, Game.id == DealScore.game_id)
+        .where(Game.finished.is_(True), in_days)
+        .group_by(DealScore.game_id, DealScore.seat)
         .subquery()
     )
-    finished_black_spy = and_(Game.kind == BLACK_SPY, Game.finished.is_(True), period.clause())
-    games = db.session.execute(
-        select(
-            func.count(),
-            func.coalesce(func.sum(case((Seat.won.is_(True), 1), else_=0)), 0),
-            func.coalesce(func.sum(case((and_(Seat.won.is_(True), winners.c.winners > 1), 1), else_=0)), 0),
-            func.avg(Seat.total),
-            func.min(Seat.total),
+    black_spy = Game.kind == BLACK_SPY
+    run(
+        insert(PlayerDay).from_select(
+            ["player_id", "day", "games", "wins", "shared_wins", "total_sum", "best_total",
+             "deals", "score_sum", "shoots", "heavy", "spy_games", "spy_wins"],
+            select(
+                Seat.player_id,
+                day_value,
+                _count(black_spy),
+                _count(and_(black_spy, Seat.won.is_(True))),
+                _count(and_(black_spy, Seat.won.is_(True), winners.c.winners > 1)),
+                func.coalesce(func.sum(case((black_spy, Seat.total), else_=0)), 0),
+                func.min(case((black_spy, Seat.total), else_=None)),
+                func.coalesce(func.sum(deal_figures.c.deals), 0),
+                func.coalesce(func.sum(deal_figures.c.score_sum), 0),
+                func.coalesce(func.sum(deal_figures.c.shoots), 0),
+                func.coalesce(func.sum(deal_figures.c.heavy), 0),
+                _count(Game.kind == SPY),
+                _count(and_(Game.kind == SPY, Seat.won.is_(True))),
+            )
+            .select_from(Seat)
+            .join(Game, Game.id == Seat.game_id)
+            .outerjoin(winners, winners.c.game_id == Seat.game_id)
+            .outerjoin(deal_figures, and_(deal_figures.c.game_id == Seat.game_id, deal_figures.c.seat == Seat.position))
+            .where(Game.finished.is_(True), in_days, for_players)
+            .group_by(Seat.player_id, day_value)
         )
-        .select_from(Seat)
-        .join(Game, Game.id == Seat.game_id)
-        .outerjoin(winners, winners.c.game_id == Seat.game_id)
-        .where(Seat.player_id == player_id, finished_black_spy)
-    ).one()
-    deals = db.session.execute(
-        select(
-            func.count(),
-            func.avg(DealScore.score),
-            func.coalesce(func.sum(case((DealScore.shot.is_(True), 1), else_=0)), 0),
-            func.coalesce(func.sum(case((DealScore.raw >= HEAVY_DEAL, 1), else_=0)), 0),
+    )
+    run(
+        insert(RivalDay).from_select(
+            ["player_id", "opponent_id", "day", "games", "lower", "higher", "level"],
+            select(
+                mine.player_id,
+                theirs.player_id,
+                day_value,
+                func.count(),
+                _count(mine.total < theirs.total),
+                _count(mine.total > theirs.total),
+                _count(mine.total == theirs.total),
+            )
+            .select_from(mine)
+            .join(theirs, and_(theirs.game_id == mine.game_id, theirs.player_id != mine.player_id))
+            .join(Game, Game.id == mine.game_id)
+            .where(Game.finished.is_(True), black_spy, in_days, mine_players)
+            .group_by(mine.player_id, theirs.player_id, day_value)
         )
-        .select_from(DealScore)
-        .join(Seat, and_(Seat.game_id == DealScore.game_id, Seat.position == DealScore.seat))
-        .join(Game, Game.id == DealScore.game_id)
-        .where(Seat.player_id == player_id, finished_black_spy)
+    )
+
+
+def player_stats(player_id: int, period: Period = Period()) -> PlayerStats:
+    row = db.session.execute(
+        select(
+            func.coalesce(func.sum(PlayerDay.games), 0),
+            func.coalesce(func.sum(PlayerDay.wins), 0),
+            func.coalesce(func.sum(PlayerDay.shared_wins), 0),
+            func.sum(PlayerDay.total_sum),
+            func.min(PlayerDay.best_total),
+            func.coalesce(func.sum(PlayerDay.deals), 0),
+            func.sum(PlayerDay.score_sum),
+            func.coalesce(func.sum(PlayerDay.shoots), 0),
+            func.coalesce(func.sum(PlayerDay.heavy), 0),
+            func.coalesce(func.sum(PlayerDay.spy_games), 0),
+            func.coalesce(func.sum(PlayerDay.spy_wins), 0),
+        ).where(PlayerDay.player_id == player_id, period.days(PlayerDay.day))
     ).one()
-    spy_games = db.session.execute(
-        select(func.count(), func.coalesce(func.sum(case((Seat.won.is_(True), 1), else_=0)), 0))
-        .select_from(Seat)
-        .join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player_id, Game.kind == SPY, Game.finished.is_(True), period.clause())
-    ).one()
+    games, wins, shared, total_sum, best, deals, score_sum, shoots, heavy, spy_games, spy_wins = row
     return PlayerStats(
-        games=games[0],
-        wins=int(games[1]),
-        shared_wins=int(games[2]),
-        average_total=None if games[3] is None else float(games[3]),
-        best_total=games[4],
-        deals=deals[0],
-        average_per_deal=None if deals[1] is None else float(deals[1]),
-        shoots=int(deals[2]),
-        heavy_deals=int(deals[3]),
-        spy_games=spy_games[0],
-        spy_wins=int(spy_games[1]),
+        games=int(games),
+        wins=int(wins),
+        shared_wins=int(shared),
+        average_total=float(total_sum) / int(games) if games else None,
+        best_total=best,
+        deals=int(deals),
+        average_per_deal=float(score_sum) / int(deals) if deals else None,
+        shoots=int(shoots),
+        heavy_deals=int(heavy),
+        spy_games=int(spy_games),
+        spy_wins=int(spy_wins),
     )
 
 
 def head_to_head(player_id: int, period: Period = Period()) -> list[HeadToHead]:
     """For each opponent: finished Black Spy games both played, and who finished lower."""
-    mine, theirs = aliased(Seat), aliased(Seat)
     rows = db.session.execute(
         select(
             Player.name,
-            func.count(),
-            func.sum(case((mine.total < theirs.total, 1), else_=0)),
-            func.sum(case((mine.total > theirs.total, 1), else_=0)),
-            func.sum(case((mine.total == theirs.total, 1), else_=0)),
+            func.sum(RivalDay.games),
+            func.sum(RivalDay.lower),
+            func.sum(RivalDay.higher),
+            func.sum(RivalDay.level),
         )
-        .select_from(mine)
-        .join(theirs, and_(theirs.game_id == mine.game_id, theirs.player_id != mine.player_id))
-        .join(Game, Game.id == mine.game_id)
-        .join(Player, Player.id == theirs.player_id)
-        .where(mine.player_id == player_id, Game.kind == BLACK_SPY, Game.finished.is_(True), period.clause())
+        .join(Player, Player.id == RivalDay.opponent_id)
+        .where(RivalDay.player_id == player_id, period.days(RivalDay.day))
         .group_by(Player.name)
-        .order_by(func.count().desc(), Player.name)
+        .order_by(func.sum(RivalDay.games).desc(), Player.name)
     ).all()
-    return [HeadToHead(name, count, int(lower), int(higher), int(level)) for name, count, lower, higher, level in rows]
+    return [HeadToHead(name, int(count), int(lower), int(higher), int(level)) for name, count, lower, higher, level in rows]

@@ -1,0 +1,149 @@
+"""Do the history and statistics pages stay fast as the games pile up?
+
+Fills a fresh SQLite database (or PostgreSQL, with TEST_DATABASE_URL) with finished
+Black Spy games of 4–6 players and 20–40 deals, then times the server's handling of
+the history page, a player's statistics page and a game page, beside a trivial route
+of the same app in the same run, at 1,000 and at 10,000 games. Run by hand:
+
+    .venv/bin/python benchmarks/history_scale.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlalchemy import insert, select  # noqa: E402
+
+from companion.extensions import db  # noqa: E402
+from companion.models import DealScore, Deal, Game, Player, Seat, new_public_id  # noqa: E402
+from companion.rules import black_spy as bs  # noqa: E402
+from companion.stats import rebuild_all  # noqa: E402
+from tests.databases import Databases  # noqa: E402
+from tests.helpers import make_app  # noqa: E402
+
+NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lu"]
+DECK = (
+    [("black_spies", None)] * bs.BLACK_SPIES
+    + [("low_blacks", None)] * bs.LOW_BLACKS
+    + [("high", card) for card in bs.HIGH_BLACKS]
+    + [("coloured_spies", None)] * bs.COLOURED_SPIES
+)
+
+
+def random_deal(rng: random.Random, players: int) -> bs.CardsEntry:
+    counts = [{"black_spies": 0, "low_blacks": 0, "coloured_spies": 0, "high": set()} for _ in range(players)]
+    for kind, card in DECK:
+        taker = counts[rng.randrange(players)]
+        if kind == "high":
+            taker["high"].add(card)
+        else:
+            taker[kind] += 1
+    return bs.CardsEntry(tuple(
+        bs.Cards(row["black_spies"], row["low_blacks"], frozenset(row["high"]), row["coloured_spies"]) for row in counts
+    ))
+
+
+def finished_game(rng: random.Random) -> tuple[bs.Setup, list[bs.CardsEntry], bs.GameState, int]:
+    """A game whose house end value is reached exactly at its last deal."""
+    while True:
+        players = rng.randint(4, 6)
+        deals = [random_deal(rng, players) for _ in range(rng.randint(20, 40))]
+        names = tuple(rng.sample(NAMES, players))
+        open_rules = bs.STANDARD.with_house_rules(end_value=bs.MAX_END_VALUE)
+        totals = bs.replay(bs.Setup(open_rules, names, 0), deals)
+        end = max(totals.totals)
+        if end < 1 or any(max(deal.totals) >= end for deal in totals.deals[:-1]):
+            continue
+        setup = bs.Setup(bs.STANDARD.with_house_rules(end_value=end), names, rng.randrange(players))
+        state = bs.replay(setup, deals)
+        if state.finished:
+            return setup, deals, state, end
+
+
+def fill(app, count: int, rng: random.Random, start: datetime) -> None:  # noqa: ANN001
+    with app.app_context():
+        players = {name: db.session.scalar(select(Player.id).where(Player.name == name)) for name in NAMES}
+        for name, known in players.items():
+            if known is None:
+                db.session.add(Player(name=name))
+        db.session.commit()
+        players = {player.name: player.id for player in db.session.scalars(select(Player))}
+        games, seats, deals, scores = [], [], [], []
+        for index in range(count):
+            setup, entries, state, end = finished_game(rng)
+            game_id = new_public_id()
+            created = start + timedelta(hours=index)
+            games.append({
+                "id": game_id, "kind": "black-spy", "created_at": created, "updated_at": created, "preset": "standard",
+                "end_value": end, "first_seat": setup.first_dealer, "version": 1, "watch_id": new_public_id(),
+                "finished": True, "rounds": len(entries), "next_seat": None,
+            })
+            for seat, name in enumerate(setup.players):
+                seats.append({"game_id": game_id, "position": seat, "player_id": players[name],
+                              "total": state.totals[seat], "won": seat in state.winners})
+            for deal in state.deals:
+                cards = [{"black_spies": c.black_spies, "low_blacks": c.low_blacks, "high_blacks": sorted(c.high_blacks),
+                          "coloured_spies": c.coloured_spies} for c in deal.entry.cards]
+                deals.append({"game_id": game_id, "number": deal.number, "cards": cards, "created_at": created})
+                for seat in range(setup.size):
+                    scores.append({"game_id": game_id, "number": deal.number, "seat": seat, "raw": deal.raw[seat],
+                                   "score": deal.scores[seat], "shot": deal.shooter == seat})
+        for model, rows in ((Game, games), (Seat, seats), (Deal, deals), (DealScore, scores)):
+            for chunk in range(0, len(rows), 5000):
+                db.session.execute(insert(model), rows[chunk:chunk + 5000])
+        # a bulk load bypasses the per-write recount of the statistics buckets
+        rebuild_all()
+        db.session.commit()
+
+
+def server_time(client, url: str, repeat: int = 15) -> float:  # noqa: ANN001
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - started)
+        assert response.status_code == 200, (url, response.status_code)
+    return statistics.median(times)
+
+
+def measure(app, label: str) -> None:  # noqa: ANN001
+    client = app.test_client()
+    with app.app_context():
+        player = db.session.scalar(select(Player.id).where(Player.name == "Ana"))
+        game = db.session.scalar(select(Game.id).order_by(Game.created_at.desc()))
+    pages = {
+        "trivial (/offline)": "/offline",
+        "history": "/history",
+        "history, one player": f"/history?player={player}&state=finished",
+        "player statistics": f"/players/{player}",
+        "game page": f"/black-spy/{game}",
+    }
+    baseline = server_time(client, pages["trivial (/offline)"])
+    print(f"\n{label}")
+    for name, url in pages.items():
+        spent = server_time(client, url)
+        print(f"  {name:22} {spent * 1000:8.1f} ms   {spent / baseline:6.1f} x trivial")
+
+
+def main() -> None:
+    rng = random.Random(1982)
+    databases = Databases(Path(tempfile.mkdtemp()))
+    app = make_app(databases.fresh())
+    start = datetime(2020, 1, 1)
+    fill(app, 1_000, rng, start)
+    measure(app, f"1,000 finished games ({databases.kind})")
+    fill(app, 9_000, rng, start + timedelta(hours=1_000))
+    measure(app, f"10,000 finished games ({databases.kind})")
+    databases.close()
+
+
+if __name__ == "__main__":
+    main()
