@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,10 +25,10 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.datastructures import MultiDict
 
 from .charts import score_chart
-from .exchange import csv_text, export_file
+from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import db, htmx
 from .games import MAX_ROWS, csv_download, json_download, new_game_page
-from .models import BLACK_SPY, Deal, Game, Seat, player_named
+from .models import BLACK_SPY, Deal, Game
 from .rules import RulesError
 from .rules import black_spy as bs
 
@@ -73,15 +74,7 @@ def create() -> Response | tuple[str, int]:
         setup = bs.new_setup(rules, names, first)
     except RulesError as error:
         return new_game_page(values=form, errors=error.errors, status=422)
-    game = Game(
-        kind=BLACK_SPY,
-        preset=rules.preset.value,
-        end_value=end_value,
-        shoot_rule=shoot_rule,
-        first_lead=form.get("first_lead") or None,
-        first_seat=setup.first_dealer,
-    )
-    game.seats = [Seat(position=seat, player=player_named(name)) for seat, name in enumerate(setup.players)]
+    game = new_black_spy_game(setup, HouseRules(rules.preset.value, end_value, shoot_rule, form.get("first_lead") or None))
     game.touch()
     db.session.add(game)
     db.session.commit()
@@ -260,15 +253,10 @@ def rematch(game_id: str) -> Response:
     """Start a new game: same players, seats and rules; the next player deals first."""
     game = load(game_id)
     setup = game.setup()
-    again = Game(
-        kind=BLACK_SPY,
-        preset=game.preset,
-        end_value=game.end_value,
-        shoot_rule=game.shoot_rule,
-        first_lead=game.first_lead,
-        first_seat=bs.rematch_first_dealer(setup),
+    again = new_black_spy_game(
+        replace(setup, first_dealer=bs.rematch_first_dealer(setup)),
+        HouseRules(game.preset or bs.Preset.STANDARD.value, game.end_value, game.shoot_rule, game.first_lead),
     )
-    again.seats = [Seat(position=seat.position, player=player_named(seat.player.name)) for seat in game.seats]
     again.touch()
     db.session.add(again)
     db.session.commit()

@@ -495,19 +495,38 @@ def new_spy_game(setup: spy.Setup, turns: Sequence[spy.Turn] = (), seen: datetim
 
 
 def _black_spy_game(item: GameInput) -> Game:
+    return new_black_spy_game(
+        item.setup,
+        HouseRules(item.preset, item.end_value, item.shoot_rule, item.first_lead),
+        item.entries,
+        item.created_at,
+    )
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A Black Spy game's rule set as stored: the preset and what the table changed."""
+
+    preset: str
+    end_value: int | None = None
+    shoot_rule: bool | None = None
+    first_lead: str | None = None
+
+
+def new_black_spy_game(
+    setup: bs.Setup, rules: HouseRules, entries: Sequence[bs.DealEntry] = (), seen: datetime | None = None
+) -> Game:
+    """A Black Spy game's rows, seated as the setup says."""
     game = Game(
         kind=BLACK_SPY,
-        preset=item.preset,
-        end_value=item.end_value,
-        shoot_rule=item.shoot_rule,
-        first_lead=item.first_lead,
-        first_seat=item.setup.first_dealer,
+        preset=rules.preset,
+        end_value=rules.end_value,
+        shoot_rule=rules.shoot_rule,
+        first_lead=rules.first_lead,
+        first_seat=setup.first_dealer,
     )
-    game.seats = [
-        Seat(position=position, player=player_named(name, item.created_at))
-        for position, name in enumerate(item.setup.players)
-    ]
-    for number, entry in enumerate(item.entries, start=1):
+    game.seats = [Seat(position=position, player=player_named(name, seen)) for position, name in enumerate(setup.players)]
+    for number, entry in enumerate(entries, start=1):
         deal = Deal(number=number)
         deal.set_entry(entry)
         game.deals.append(deal)

@@ -25,6 +25,13 @@ def pages(browser: Browser, server: Server) -> dict[str, str]:
     enter_points(page, {"Eve": 10, "Fay": 10, "Gus": 10, "Hal": 10, "Ida": 10, "Jo": 10})
     page.get_by_role("button", name="Record deal 1").click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    watch = page.locator(".follow a").get_attribute("href")
+    page.goto(f"{server.url}/new?game=spy")
+    page.get_by_label("Player 1 name").fill("Ana")
+    page.get_by_label("Player 2 name").fill("Ben")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/spy/*")
+    spy = page.url
     context.close()
     return {
         "home": f"{server.url}/",
@@ -35,6 +42,12 @@ def pages(browser: Browser, server: Server) -> dict[str, str]:
         "finished game": over,
         "offline": f"{server.url}/offline",
         "not found": f"{server.url}/black-spy/nothing-here",
+        "spy game": spy,
+        "spy game, a card picked": f"{spy}?look=1:3",
+        "read-only": watch,
+        "history": f"{server.url}/history",
+        "players": f"{server.url}/players",
+        "player statistics": f"{server.url}/players/1",
     }
 
 
@@ -60,7 +73,12 @@ SMALL_TAP_TARGETS = """() => [...document.querySelectorAll("main button, main a[
   .filter((box) => box.width < 44 || box.height < 44)"""
 
 
-@pytest.mark.parametrize("name", ["home", "new game", "game", "game by cards", "edit deal", "finished game", "offline", "not found"])
+ALL_PAGES = ["home", "new game", "game", "game by cards", "edit deal", "finished game", "offline", "not found",
+             "spy game", "spy game, a card picked", "read-only", "history", "players", "player statistics"]
+INTERACTIVE = [name for name in ALL_PAGES if name not in ("offline", "not found")]
+
+
+@pytest.mark.parametrize("name", ALL_PAGES)
 def test_no_page_scrolls_sideways_on_a_320_pixel_phone(browser: Browser, pages: dict[str, str], name: str) -> None:
     context = phone_context(browser, viewport=SMALL_PHONE)
     page = context.new_page()
@@ -70,7 +88,7 @@ def test_no_page_scrolls_sideways_on_a_320_pixel_phone(browser: Browser, pages: 
     assert overflow <= 0, f"{name} is {overflow}px wider than a 320px screen"
 
 
-@pytest.mark.parametrize("name", ["home", "new game", "game", "game by cards", "edit deal", "finished game"])
+@pytest.mark.parametrize("name", INTERACTIVE)
 def test_every_control_has_an_accessible_name_and_a_thumb_sized_target(phone: Page, pages: dict[str, str], name: str) -> None:
     phone.goto(pages[name])
     assert phone.evaluate(CONTROLS_WITHOUT_A_NAME) == []
@@ -78,7 +96,7 @@ def test_every_control_has_an_accessible_name_and_a_thumb_sized_target(phone: Pa
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("name", ["home", "new game", "game", "game by cards", "finished game"])
+@pytest.mark.parametrize("name", ["home", "new game", "game", "game by cards", "finished game", "spy game, a card picked", "read-only", "player statistics"])
 def test_axe_finds_no_serious_accessibility_problem(browser: Browser, pages: dict[str, str], name: str, scheme: str) -> None:
     # the page's content security policy would refuse the injected axe script
     context = phone_context(browser, color_scheme=scheme, bypass_csp=True)
