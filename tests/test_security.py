@@ -137,3 +137,15 @@ def test_the_secret_key_is_made_once_per_install_and_kept(tmp_path, monkeypatch)
     second = create_app({"SQLALCHEMY_DATABASE_URI": database}).config["SECRET_KEY"]
     assert first == second and len(first) >= 32
     assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_sqlite_runs_with_wal_a_busy_timeout_and_foreign_keys(tmp_path) -> None:
+    from companion.extensions import db
+
+    # always on sqlite, whichever database this run of the suite uses
+    app = make_app(f"sqlite:///{tmp_path / 'pragmas.sqlite3'}")
+    with app.app_context(), db.engine.connect() as connection:
+        pragma = lambda name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()  # noqa: E731
+        assert pragma("journal_mode") == "wal"
+        assert pragma("busy_timeout") >= 1000
+        assert pragma("foreign_keys") == 1

@@ -200,3 +200,19 @@ def test_the_wake_lock_toggle_is_hidden_where_the_browser_lacks_the_api(browser:
     page.goto(pages["game"])
     expect(page.locator(".wake-lock")).to_be_hidden()
     context.close()
+
+
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1"
+
+
+def test_safari_on_an_iphone_is_told_how_to_add_the_app_to_the_home_screen(browser: Browser, pages: dict[str, str]) -> None:
+    iphone = phone_context(browser, user_agent=IPHONE)
+    page = iphone.new_page()
+    page.goto(pages["home"])
+    expect(page.get_by_text('tap Share, then "Add to Home Screen"')).to_be_visible()
+    iphone.close()
+    android = phone_context(browser)
+    page = android.new_page()
+    page.goto(pages["home"])
+    expect(page.locator("#ios-install")).to_be_hidden()
+    android.close()
