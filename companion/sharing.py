@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from urllib.parse import quote
 
 import segno
@@ -16,8 +17,9 @@ BG_STATS = "https://app.bgstatsapp.com/createPlay.html"
 BLACK_SPY_BGG_ID = 1982
 
 
+@lru_cache(maxsize=1024)
 def qr_svg(text: str) -> Markup:
-    """A QR code as inline svg, drawn by the server."""
+    """A QR code as inline svg, drawn by the server (once per link: it never changes)."""
     return Markup(segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
 
 
