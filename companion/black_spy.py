@@ -20,24 +20,19 @@ from flask import (
     url_for,
 )
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.datastructures import MultiDict
 
 from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import db, htmx
 from .games import MAX_ROWS, csv_download, json_download, new_game_page
-from .models import BLACK_SPY, Deal, Game
+from .models import BLACK_SPY, Deal, Game, commit_or_conflict, game_of_kind
 from .rules import RulesError
 from .rules import black_spy as bs
 
 bp = Blueprint("black_spy", __name__, url_prefix="/black-spy")
 
 POINTS, CARDS = "points", "cards"
-
-# what a write meets when another phone wrote the same game first
-CONFLICTS = (IntegrityError, StaleDataError)
 
 
 class ShootQuestion(Exception):
@@ -48,11 +43,14 @@ class ShootQuestion(Exception):
         self.candidates = candidates
 
 
+@bp.app_context_processor
+def rulebook_words() -> dict[str, int]:
+    """Numbers the pages say in words, taken from the rules rather than typed again."""
+    return {"BLACK_CARDS": bs.BLACK_CARDS}
+
+
 def load(game_id: str) -> Game:
-    game = db.get_or_404(Game, game_id)
-    if game.kind != BLACK_SPY:
-        abort(404)
-    return game
+    return game_of_kind(game_id, BLACK_SPY)
 
 
 @bp.post("/new")
@@ -125,10 +123,7 @@ def record_deal(game_id: str) -> Response:
     deal.set_entry(entry)
     game.deals.append(deal)
     game.touch()
-    try:
-        db.session.commit()
-    except CONFLICTS:
-        db.session.rollback()
+    if not commit_or_conflict():
         game = load(game_id)
         if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
             return _after_write(game, "This deal was already recorded; it is counted once.")
@@ -150,7 +145,7 @@ def _deal_message(state: bs.GameState) -> str:
     names = state.setup.players
     text = f"Deal {deal.number} recorded."
     if deal.shooter is not None:
-        text += f" {names[deal.shooter]} took all 16 black cards: 0 for them, {state.setup.rules.deal_total} for everyone else."
+        text += f" {names[deal.shooter]} took all {bs.BLACK_CARDS} black cards: 0 for them, {state.setup.rules.deal_total} for everyone else."
     if state.finished:
         text += " The game is over."
     return text
@@ -171,10 +166,7 @@ def undo(game_id: str) -> Response:
     game.deals.remove(last)
     db.session.delete(last)
     game.touch()
-    try:
-        db.session.commit()
-    except CONFLICTS:
-        db.session.rollback()
+    if not commit_or_conflict():
         game = load(game_id)
         return render_game(game, game.state(), message="Another phone changed this game just now; nothing was undone.", status=409)
     return _after_write(game, f"Deal {last.number} undone.")
@@ -204,10 +196,7 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         return _edit_page(game, state, deal, mode, values=form, errors=error.errors), 422
     deal.set_entry(entry)
     game.touch()
-    try:
-        db.session.commit()
-    except CONFLICTS:
-        db.session.rollback()
+    if not commit_or_conflict():
         game = load(game_id)
         deal = game.deals[number - 1]
         return _edit_page(game, game.state(), deal, mode, values=form_values(deal), message=STALE_EDIT), 409
@@ -292,7 +281,8 @@ def entry_from_form(setup: bs.Setup, form: Mapping[str, str], mode: str) -> bs.D
     try:
         shooter = int(answer)
     except ValueError:
-        raise RulesError("Say who took all 16 black cards.", {"shooter": "Say who took all 16 black cards."}) from None
+        message = f"Say who took all {bs.BLACK_CARDS} black cards."
+        raise RulesError(message, {"shooter": message}) from None
     return bs.PointsEntry(raw, shooter=shooter)
 
 

@@ -9,7 +9,10 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event, func, select
+from flask import abort
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
 from .extensions import db
@@ -327,6 +330,28 @@ def cards_from_json(data: dict[str, Any]) -> bs.Cards:
         high_blacks=frozenset(data["high_blacks"]),
         coloured_spies=data["coloured_spies"],
     )
+
+
+# what a write meets when another phone wrote the same game first
+CONFLICTS = (IntegrityError, StaleDataError)
+
+
+def commit_or_conflict() -> bool:
+    """Commit; when another phone's write won the race, roll back and return False."""
+    try:
+        db.session.commit()
+    except CONFLICTS:
+        db.session.rollback()
+        return False
+    return True
+
+
+def game_of_kind(game_id: str, kind: str) -> Game:
+    """The game at this public id, or 404 when there is none of that kind."""
+    game = db.get_or_404(Game, game_id)
+    if game.kind != kind:
+        abort(404)
+    return game
 
 
 def player_named(name: str, seen: datetime | None = None) -> Player:

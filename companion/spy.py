@@ -10,7 +10,6 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
-    abort,
     flash,
     get_flashed_messages,
     make_response,
@@ -20,13 +19,11 @@ from flask import (
     url_for,
 )
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.exc import StaleDataError
 
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
 from .games import json_download, new_game_page
-from .models import SPY, Game, SpyTurn
+from .models import SPY, Game, SpyTurn, commit_or_conflict, game_of_kind
 from .rules import RulesError
 from .rules import spy as rules
 
@@ -36,10 +33,7 @@ ROWS = rules.MAX_PLAYERS
 
 
 def load(game_id: str) -> Game:
-    game = db.get_or_404(Game, game_id)
-    if game.kind != SPY:
-        abort(404)
-    return game
+    return game_of_kind(game_id, SPY)
 
 
 @bp.post("/new")
@@ -152,10 +146,7 @@ def record_turn(game_id: str) -> Response:
     row.set_turn(turn)
     game.turns.append(row)
     game.touch()
-    try:
-        db.session.commit()
-    except (IntegrityError, StaleDataError):
-        db.session.rollback()
+    if not commit_or_conflict():
         game = load(game_id)
         return _recorded_elsewhere(game, game.spy_state())
     return _after_write(game, _turn_message(new_state, turn))
@@ -210,10 +201,7 @@ def undo(game_id: str) -> Response:
     game.turns.remove(last)
     db.session.delete(last)
     game.touch()
-    try:
-        db.session.commit()
-    except (IntegrityError, StaleDataError):
-        db.session.rollback()
+    if not commit_or_conflict():
         game = load(game_id)
         return render_game(game, game.spy_state(), message="Another phone changed this game just now; nothing was undone.", status=409)
     return _after_write(game, f"Turn {last.number} undone.")
