@@ -13,7 +13,6 @@ from flask import (
     abort,
     flash,
     get_flashed_messages,
-    make_response,
     redirect,
     render_template,
     request,
@@ -25,6 +24,7 @@ from werkzeug.datastructures import MultiDict
 from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import db, htmx
+from .fragments import page_or_fragment
 from .games import MAX_ROWS, csv_download, json_download, new_game_page
 from .models import BLACK_SPY, Deal, Game, commit_or_conflict, game_of_kind
 from .rules import RulesError
@@ -354,12 +354,7 @@ def render_game(
             **form,
         ),
     }
-    # a history-restore request must get the whole page, not the fragment
-    fragment = bool(htmx) and not htmx.history_restore_request
-    template = "black_spy/_game.html" if fragment else "black_spy/game.html"
-    response = make_response(render_template(template, **context), status)
-    response.headers["Vary"] = "HX-Request"
-    return response
+    return page_or_fragment("black_spy/game.html", "black_spy/_game.html", status, **context)
 
 
 def _after_write(game: Game, message: str, mode: str = POINTS) -> Response:

@@ -12,9 +12,7 @@ from flask import (
     Response,
     flash,
     get_flashed_messages,
-    make_response,
     redirect,
-    render_template,
     request,
     url_for,
 )
@@ -22,6 +20,7 @@ from sqlalchemy import select
 
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
+from .fragments import page_or_fragment
 from .games import json_download, new_game_page
 from .models import SPY, Game, SpyTurn, commit_or_conflict, game_of_kind
 from .rules import RulesError
@@ -241,11 +240,7 @@ def render_game(
         "Answer": rules.Answer,
         "OutReason": rules.OutReason,
     }
-    fragment = bool(htmx) and not htmx.history_restore_request
-    template = "spy/_game.html" if fragment else "spy/game.html"
-    response = make_response(render_template(template, **context), status)
-    response.headers["Vary"] = "HX-Request"
-    return response
+    return page_or_fragment("spy/game.html", "spy/_game.html", status, **context)
 
 
 def _after_write(game: Game, message: str) -> Response:

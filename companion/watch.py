@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, make_response, render_template
+from flask import Blueprint, Response, abort
 from sqlalchemy import select
 
 from .charts import score_chart
-from .extensions import db, htmx
+from .extensions import db
+from .fragments import page_or_fragment
 from .models import SPY, Game
 
 bp = Blueprint("watch", __name__)
@@ -28,8 +29,6 @@ def show(watch_id: str) -> Response:
     else:
         state = game.state()
         context.update(state=state, chart=score_chart(state), messages=[])
-    template = "watch/_live.html" if htmx and not htmx.history_restore_request else "watch/show.html"
-    response = make_response(render_template(template, **context))
-    response.headers["Vary"] = "HX-Request"
+    response = page_or_fragment("watch/show.html", "watch/_live.html", **context)
     response.cache_control.no_cache = True
     return response

@@ -1,0 +1,20 @@
+"""One url, page or fragment: what htmx asks for gets the fragment, a browser the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, make_response, render_template
+
+from .extensions import htmx
+
+
+def page_or_fragment(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
+    """Render ``fragment`` for htmx and ``page`` otherwise, varying caches on HX-Request.
+
+    A history-restore request must get the whole page, not the fragment.
+    """
+    wants_fragment = bool(htmx) and not htmx.history_restore_request
+    response = make_response(render_template(fragment if wants_fragment else page, **context), status)
+    response.headers["Vary"] = "HX-Request"
+    return response
