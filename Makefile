@@ -5,7 +5,10 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: serve test install install-test system-packages clean
+.PHONY: serve test install install-test system-packages translations messages clean
+
+# the app reads compiled catalogues (.mo); they are built from the .po files, never committed
+CATALOGUES := $(wildcard translations/*/LC_MESSAGES/messages.po)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,13 +34,22 @@ install-test: $(VENV)/.installed-test node_modules/.installed system-packages
 system-packages:
 	scripts/system-packages.sh
 
-serve: install
+translations: $(CATALOGUES:.po=.mo)
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(BIN)/python
+	$(BIN)/python -m babel.messages.frontend -q compile -i $< -o $@ -l $*
+
+# after changing a message in the code or templates: refresh the .pot and every .po
+messages: install
+	$(BIN)/python tools/i18n.py extract
+
+serve: install translations
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve
 
 # the whole suite twice: on SQLite, then on a throwaway PostgreSQL server of its own
-test: install-test
+test: install-test translations
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	scripts/with-postgres.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache
+	rm -rf $(VENV) node_modules .pytest_cache translations/*/LC_MESSAGES/*.mo

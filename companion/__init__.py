@@ -21,6 +21,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    from .i18n import FINALIZE
+
+    # before anything builds the jinja environment: every printed rules message is translated
+    app.jinja_options = {**app.jinja_options, "finalize": FINALIZE}
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get(
@@ -51,7 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, games, history, passcode, pwa, security, sharing, spy, watch
+    from . import assets, black_spy, errors, games, history, i18n, passcode, pwa, reference, security, sharing, spy, watch
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
 
@@ -70,12 +74,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     security.init_app(app)
     passcode.init_app(app)
+    i18n.init_app(app, str(ROOT / "translations"))
     app.register_blueprint(games.bp)
     app.register_blueprint(black_spy.bp)
     app.register_blueprint(spy.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(watch.bp)
     app.register_blueprint(pwa.bp)
+    app.register_blueprint(reference.bp)
     return app
 
 

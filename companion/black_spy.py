@@ -27,7 +27,8 @@ from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .games import MAX_ROWS, csv_download, json_download, new_game_page
 from .models import BLACK_SPY, Deal, Game, commit_or_conflict, game_of_kind
-from .rules import RulesError
+from .i18n import say
+from .rules import N_, RulesError
 from .rules import black_spy as bs
 
 bp = Blueprint("black_spy", __name__, url_prefix="/black-spy")
@@ -43,10 +44,10 @@ class ShootQuestion(Exception):
         self.candidates = candidates
 
 
-@bp.app_context_processor
-def rulebook_words() -> dict[str, int]:
-    """Numbers the pages say in words, taken from the rules rather than typed again."""
-    return {"BLACK_CARDS": bs.BLACK_CARDS}
+@bp.record_once
+def rulebook_words(state) -> None:  # noqa: ANN001  (flask's BlueprintSetupState)
+    # a global, not a context processor, so macros imported without context see it too
+    state.app.jinja_env.globals["BLACK_CARDS"] = bs.BLACK_CARDS
 
 
 def load(game_id: str) -> Game:
@@ -77,7 +78,7 @@ def create() -> Response | tuple[str, int]:
     db.session.add(game)
     db.session.commit()
     if first is None:
-        flash(f"The draw is made: {setup.players[setup.first_dealer]} deals first.")
+        flash(say(N_("The draw is made: %(name)s deals first.", name=setup.players[setup.first_dealer])))
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
 
 
@@ -85,7 +86,7 @@ def _row(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise RulesError("Pick who deals first.", {"first_dealer": "Pick who deals first."}) from None
+        raise RulesError.about("first_dealer", N_("Pick who deals first.")) from None
 
 
 @bp.get("/<game_id>")
@@ -105,9 +106,9 @@ def record_deal(game_id: str) -> Response:
     mode = CARDS if form.get("mode") == CARDS else POINTS
     submission = form.get("submission", "")[:64] or None
     if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
-        return _after_write(game, "This deal was already recorded; it is counted once.")
+        return _after_write(game, ALREADY_RECORDED)
     if state.finished:
-        message = "The game is over: no more deals. Undo the last deal to reopen it."
+        message = N_("The game is over: no more deals. Undo the last deal to reopen it.")
         return render_game(game, state, mode=mode, message=message, status=409)
     posted_number = form.get("number", "")
     if posted_number and state.next is not None and posted_number != str(state.next.number):
@@ -126,16 +127,17 @@ def record_deal(game_id: str) -> Response:
     if not commit_or_conflict():
         game = load(game_id)
         if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
-            return _after_write(game, "This deal was already recorded; it is counted once.")
+            return _after_write(game, ALREADY_RECORDED)
         return _recorded_elsewhere(game, game.state(), mode)
     return _after_write(game, _deal_message(new_state), mode)
 
 
 def _recorded_elsewhere(game: Game, state: bs.GameState, mode: str) -> Response:
     last = state.deals[-1].number if state.deals else 0
-    message = (
-        f"Deal {last} was just recorded from another phone; here it is. "
-        "Nothing you typed was saved: check the scores below before entering the next deal."
+    message = N_(
+        "Deal %(number)s was just recorded from another phone; here it is. "
+        "Nothing you typed was saved: check the scores below before entering the next deal.",
+        number=last,
     )
     return render_game(game, state, mode=mode, message=message, status=409)
 
@@ -143,12 +145,21 @@ def _recorded_elsewhere(game: Game, state: bs.GameState, mode: str) -> Response:
 def _deal_message(state: bs.GameState) -> str:
     deal = state.deals[-1]
     names = state.setup.players
-    text = f"Deal {deal.number} recorded."
+    sentences = [say(N_("Deal %(number)s recorded.", number=deal.number))]
     if deal.shooter is not None:
-        text += f" {names[deal.shooter]} took all {bs.BLACK_CARDS} black cards: 0 for them, {state.setup.rules.deal_total} for everyone else."
+        sentences.append(
+            say(
+                N_(
+                    "%(name)s took all %(blacks)s black cards: 0 for them, %(points)s for everyone else.",
+                    name=names[deal.shooter],
+                    blacks=bs.BLACK_CARDS,
+                    points=state.setup.rules.deal_total,
+                )
+            )
+        )
     if state.finished:
-        text += " The game is over."
-    return text
+        sentences.append(say(N_("The game is over.")))
+    return " ".join(sentences)
 
 
 @bp.post("/<game_id>/undo")
@@ -156,20 +167,20 @@ def undo(game_id: str) -> Response:
     """Remove the last deal; a finished game reopens."""
     game = load(game_id)
     if not game.deals:
-        return render_game(game, game.state(), message="There is no deal to undo.", status=409)
+        return render_game(game, game.state(), message=N_("There is no deal to undo."), status=409)
     posted = request.form.get("number", "")
     last = game.deals[-1]
     if posted and posted != str(last.number):
         return render_game(
-            game, game.state(), message=f"The last deal is now deal {last.number}; nothing was undone.", status=409
+            game, game.state(), message=N_("The last deal is now deal %(number)s; nothing was undone.", number=last.number), status=409
         )
     game.deals.remove(last)
     db.session.delete(last)
     game.touch()
     if not commit_or_conflict():
         game = load(game_id)
-        return render_game(game, game.state(), message="Another phone changed this game just now; nothing was undone.", status=409)
-    return _after_write(game, f"Deal {last.number} undone.")
+        return render_game(game, game.state(), message=N_("Another phone changed this game just now; nothing was undone."), status=409)
+    return _after_write(game, N_("Deal %(number)s undone.", number=last.number))
 
 
 @bp.route("/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
@@ -200,14 +211,15 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         game = load(game_id)
         deal = game.deals[number - 1]
         return _edit_page(game, game.state(), deal, mode, values=form_values(deal), message=STALE_EDIT), 409
-    flash(f"Deal {number} changed; every total after it follows.")
+    flash(say(N_("Deal %(number)s changed; every total after it follows.", number=number)))
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
 
 
-STALE_EDIT = (
+STALE_EDIT = N_(
     "Another phone changed this game since you opened this page, so your change was not saved. "
     "Here is the deal as it is now."
 )
+ALREADY_RECORDED = N_("This deal was already recorded; it is counted once.")
 
 
 def _edit_page(game: Game, state: bs.GameState, deal: Deal, mode: str, message: str | None = None, **form: Any) -> str:
@@ -249,7 +261,7 @@ def rematch(game_id: str) -> Response:
     again.touch()
     db.session.add(again)
     db.session.commit()
-    flash(f"Rematch! {setup.players[again.first_seat]} deals first.")
+    flash(say(N_("Rematch! %(name)s deals first.", name=setup.players[again.first_seat])))
     return redirect(url_for("black_spy.show", game_id=again.id), code=303)
 
 
@@ -266,7 +278,7 @@ def entry_from_form(setup: bs.Setup, form: Mapping[str, str], mode: str) -> bs.D
             try:
                 rest = int(rest_text)
             except ValueError:
-                raise RulesError("Pick who gets the rest.", {"rest": "Pick who gets the rest."}) from None
+                raise RulesError.about("rest", N_("Pick who gets the rest.")) from None
         cards = bs.parse_cards(players, form, rest)
         return bs.CardsEntry(cards)
     raw = bs.parse_points(setup.rules, players, [form.get(f"points-{seat}") for seat in range(len(players))])
@@ -281,8 +293,7 @@ def entry_from_form(setup: bs.Setup, form: Mapping[str, str], mode: str) -> bs.D
     try:
         shooter = int(answer)
     except ValueError:
-        message = f"Say who took all {bs.BLACK_CARDS} black cards."
-        raise RulesError(message, {"shooter": message}) from None
+        raise RulesError.about("shooter", N_("Say who took all %(blacks)s black cards.", blacks=bs.BLACK_CARDS)) from None
     return bs.PointsEntry(raw, shooter=shooter)
 
 
@@ -365,6 +376,6 @@ def _after_write(game: Game, message: str, mode: str = POINTS) -> Response:
     db.session.refresh(game)
     if htmx:
         return render_game(game, game.state(), mode=mode, message=message)
-    flash(message)
+    flash(say(message))
     query = {"mode": CARDS} if mode == CARDS else {}
     return redirect(url_for("black_spy.show", game_id=game.id, **query), code=303)

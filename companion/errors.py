@@ -6,22 +6,28 @@ from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from .rules import N_
+
 MESSAGES = {
-    400: "The companion could not read that request.",
-    404: "There is nothing here. The game may have been deleted, or the link is incomplete.",
-    405: "That address does not take this kind of request.",
-    413: "That upload is too large.",
+    400: N_("The companion could not read that request."),
+    404: N_("There is nothing here. The game may have been deleted, or the link is incomplete."),
+    405: N_("That address does not take this kind of request."),
+    413: N_("That upload is too large."),
+    429: N_("Too many tries. Wait a minute and try again."),
 }
 
 
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError) -> tuple[str, int]:
-        message = "This form has expired or did not come from the companion. Reload the page and try again; nothing was saved."
+        message = N_(
+            "This form has expired or did not come from the companion. Reload the page and try again; nothing was saved."
+        )
         return render_template("error.html", code=400, message=message), 400
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:
         code = error.code or 500
-        message = MESSAGES.get(code, error.description or "Something went wrong.")
+        # werkzeug's own descriptions are English only: a code without words of ours gets a plain sentence
+        message = MESSAGES.get(code, N_("Something went wrong."))
         return render_template("error.html", code=code, message=message), code

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from .extensions import db
 from .models import BLACK_SPY, SPY, Deal, Game, Seat, SpyTurn, cards_from_json, cards_to_json, player_named, utcnow
-from .rules import RulesError
+from .rules import Message, N_, RulesError
 from .rules import black_spy as bs
 from .rules import spy
 
@@ -226,13 +226,32 @@ class SpyInput:
 
 
 class _Bad(ValueError):
-    pass
+    """One thing wrong with a game in a file, as a message for the reader."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _shown(value: Any) -> str:
+    # a value from the file, quoted and cut short: it is shown, never trusted
+    return repr(value)[:40]
+
+
+def _field(name: str, field: str) -> Message:
+    return N_("%(name)s's %(field)s", name=name, field=field)
+
+
+def _about_game(index: int, game_id: str | None, problem: Message) -> Message:
+    if game_id is None:
+        return N_("Game %(number)s: %(problem)s", number=index, problem=problem)
+    return N_("Game %(number)s (%(id)s): %(problem)s", number=index, id=game_id, problem=problem)
 
 
 def _int(value: Any, what: str) -> int:
     # json true/false are ints to python; a count is never a boolean
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _Bad(f"{what} must be a whole number, not {value!r}")
+        raise _Bad(N_("%(what)s must be a whole number, not %(value)s", what=what, value=_shown(value)))
     return value
 
 
@@ -242,44 +261,44 @@ def _optional(value: Any, kind: type, what: str) -> Any:
     if kind is int:
         return _int(value, what)
     if not isinstance(value, kind):
-        raise _Bad(f"{what} must be {kind.__name__} or null, not {value!r}")
+        raise _Bad(N_("%(what)s must be %(kind)s or null, not %(value)s", what=what, kind=kind.__name__, value=_shown(value)))
     return value
 
 
 def _parse_entry(deal: Any, players: tuple[str, ...]) -> bs.DealEntry:
     if not isinstance(deal, dict):
-        raise _Bad("a deal must be an object")
+        raise _Bad(N_("a deal must be an object"))
     if "cards" in deal and deal["cards"] is not None:
         cards = deal["cards"]
         if not isinstance(cards, dict) or set(cards) != set(players):
-            raise _Bad(f"cards must name exactly the players {list(players)}")
+            raise _Bad(N_("cards must name exactly the players %(players)s", players=list(players)))
         taken = []
         for name in players:
             row = cards[name]
             if not isinstance(row, dict):
-                raise _Bad(f"{name}'s cards must be an object")
+                raise _Bad(N_("%(name)s's cards must be an object", name=name))
             high = row.get("high_blacks", [])
             if not isinstance(high, list):
-                raise _Bad(f"{name}'s high_blacks must be a list")
+                raise _Bad(N_("%(name)s's high_blacks must be a list", name=name))
             taken.append(
                 cards_from_json(
                     {
-                        "black_spies": _int(row.get("black_spies", 0), f"{name}'s black_spies"),
-                        "low_blacks": _int(row.get("low_blacks", 0), f"{name}'s low_blacks"),
-                        "high_blacks": [_int(card, f"{name}'s high black") for card in high],
-                        "coloured_spies": _int(row.get("coloured_spies", 0), f"{name}'s coloured_spies"),
+                        "black_spies": _int(row.get("black_spies", 0), _field(name, "black_spies")),
+                        "low_blacks": _int(row.get("low_blacks", 0), _field(name, "low_blacks")),
+                        "high_blacks": [_int(card, _field(name, "high_blacks")) for card in high],
+                        "coloured_spies": _int(row.get("coloured_spies", 0), _field(name, "coloured_spies")),
                     }
                 )
             )
         return bs.CardsEntry(tuple(taken))
     raw = deal.get("raw")
     if not isinstance(raw, dict) or set(raw) != set(players):
-        raise _Bad(f"raw must name exactly the players {list(players)}")
+        raise _Bad(N_("raw must name exactly the players %(players)s", players=list(players)))
     shooter = deal.get("shooter")
     if shooter is not None and shooter not in players:
-        raise _Bad(f"the shooter {shooter!r} is not a player")
+        raise _Bad(N_("the shooter %(name)s is not a player", name=_shown(shooter)))
     return bs.PointsEntry(
-        raw=tuple(_int(raw[name], f"{name}'s points") for name in players),
+        raw=tuple(_int(raw[name], _field(name, "points")) for name in players),
         shooter=None if shooter is None else players.index(shooter),
     )
 
@@ -287,32 +306,32 @@ def _parse_entry(deal: Any, players: tuple[str, ...]) -> bs.DealEntry:
 def _parse_black_spy(data: dict[str, Any]) -> GameInput:
     rules_data = data.get("rules", {})
     if not isinstance(rules_data, dict):
-        raise _Bad("rules must be an object")
+        raise _Bad(N_("rules must be an object"))
     preset = rules_data.get("preset", "standard")
     if not isinstance(preset, str):
-        raise _Bad("rules.preset must be a string")
-    end_value = _optional(rules_data.get("end_value"), int, "rules.end_value")
-    shoot_rule = _optional(rules_data.get("shoot_rule"), bool, "rules.shoot_rule")
-    first_lead = _optional(rules_data.get("first_lead"), str, "rules.first_lead")
+        raise _Bad(N_("rules.preset must be a string"))
+    end_value = _optional(rules_data.get("end_value"), int, N_("rules.end_value"))
+    shoot_rule = _optional(rules_data.get("shoot_rule"), bool, N_("rules.shoot_rule"))
+    first_lead = _optional(rules_data.get("first_lead"), str, N_("rules.first_lead"))
     rules = bs.rule_set(preset, end_value=end_value, shoot_rule=shoot_rule, first_lead=first_lead)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise _Bad("players must be a list of names")
+        raise _Bad(N_("players must be a list of names"))
     dealer = data.get("first_dealer")
     if dealer not in players:
-        raise _Bad(f"the first dealer {dealer!r} is not one of the players")
+        raise _Bad(N_("the first dealer %(name)s is not one of the players", name=_shown(dealer)))
     setup = bs.new_setup(rules, players, players.index(dealer))
     if setup.players != tuple(players):
-        raise _Bad("player names must be trimmed and distinct")
+        raise _Bad(N_("player names must be trimmed and distinct"))
     deals = data.get("deals", [])
     if not isinstance(deals, list):
-        raise _Bad("deals must be a list")
+        raise _Bad(N_("deals must be a list"))
     entries = []
     for number, deal in enumerate(deals, start=1):
         try:
             entries.append(_parse_entry(deal, setup.players))
         except _Bad as error:
-            raise _Bad(f"deal {number}: {error}") from None
+            raise _Bad(N_("deal %(number)s: %(problem)s", number=number, problem=error.message)) from None
     bs.replay(setup, entries)  # raises, naming the deal, if any deal breaks the rules
     return GameInput(
         id=_parse_id(data.get("id")),
@@ -329,36 +348,36 @@ def _parse_black_spy(data: dict[str, Any]) -> GameInput:
 def _parse_spy(data: dict[str, Any]) -> SpyInput:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise _Bad("players must be a list of names")
+        raise _Bad(N_("players must be a list of names"))
     colours = data.get("colours")
     if not isinstance(colours, dict) or set(colours) != set(players):
-        raise _Bad(f"colours must give a colour to each of the players {players}")
+        raise _Bad(N_("colours must give a colour to each of the players %(players)s", players=list(players)))
     first = data.get("first_player")
     if first not in players:
-        raise _Bad(f"the first player {first!r} is not one of the players")
+        raise _Bad(N_("the first player %(name)s is not one of the players", name=_shown(first)))
     places = None
     spies = data.get("spies")
     if spies is not None:
         if not isinstance(spies, dict) or set(spies) != set(players):
-            raise _Bad("spies must place each player's Spy")
+            raise _Bad(N_("spies must place each player's Spy"))
         places = []
         for name in players:
             place = spies[name]
             if not isinstance(place, dict) or place.get("facing") not in set(spy.Facing):
-                raise _Bad(f"{name}'s Spy needs a slot and a facing (left or right)")
-            places.append(spy.SpyPlace(_int(place.get("slot"), f"{name}'s Spy slot"), spy.Facing(place["facing"])))
+                raise _Bad(N_("%(name)s's Spy needs a slot and a facing (left or right)", name=name))
+            places.append(spy.SpyPlace(_int(place.get("slot"), _field(name, "slot")), spy.Facing(place["facing"])))
     setup = spy.new_setup(players, [str(colours[name]) for name in players], players.index(first), places)
     if setup.players != tuple(players):
-        raise _Bad("player names must be trimmed and distinct")
+        raise _Bad(N_("player names must be trimmed and distinct"))
     raw_turns = data.get("turns", [])
     if not isinstance(raw_turns, list):
-        raise _Bad("turns must be a list")
+        raise _Bad(N_("turns must be a list"))
     turns = []
     for number, item in enumerate(raw_turns, start=1):
         try:
             turns.append(_parse_turn(item, setup.players))
         except _Bad as error:
-            raise _Bad(f"turn {number}: {error}") from None
+            raise _Bad(N_("turn %(number)s: %(problem)s", number=number, problem=error.message)) from None
     spy.replay(setup, turns)  # raises, naming the turn, if any turn is impossible
     return SpyInput(
         id=_parse_id(data.get("id")),
@@ -370,25 +389,25 @@ def _parse_spy(data: dict[str, Any]) -> SpyInput:
 
 def _parse_turn(item: Any, players: tuple[str, ...]) -> spy.Turn:
     if not isinstance(item, dict) or item.get("player") not in players:
-        raise _Bad("a turn names its player")
+        raise _Bad(N_("a turn names its player"))
     move = item.get("move")
     if move is not None:
         if not isinstance(move, dict):
-            raise _Bad("a move must be an object")
+            raise _Bad(N_("a move must be an object"))
         flags = {key: move.get(key, False) for key in ("turn_before", "turn_after", "other_end")}
         if not all(isinstance(flag, bool) for flag in flags.values()):
-            raise _Bad("turn_before, turn_after and other_end are true or false")
-        move = spy.Move(steps=_int(move.get("steps"), "a move's steps"), **flags)
+            raise _Bad(N_("turn_before, turn_after and other_end are true or false"))
+        move = spy.Move(steps=_int(move.get("steps"), N_("a move's steps")), **flags)
     action = item.get("spy")
     if action is not None:
         if not isinstance(action, dict) or action.get("target") not in players:
-            raise _Bad("a spy names the player spied on")
+            raise _Bad(N_("a spy names the player spied on"))
         if action.get("answer") not in set(spy.Answer):
-            raise _Bad(f"unknown answer {action.get('answer')!r}")
+            raise _Bad(N_("unknown answer %(answer)s", answer=_shown(action.get("answer"))))
         slot = action.get("slot")
         action = spy.SpyAction(
             target=players.index(action["target"]),
-            card=None if slot is None else _int(slot, "a spy's slot"),
+            card=None if slot is None else _int(slot, N_("a spy's slot")),
             answer=spy.Answer(action["answer"]),
         )
     return spy.Turn(player=players.index(item["player"]), move=move, spy=action)
@@ -398,7 +417,7 @@ def _parse_id(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not 4 <= len(value) <= 32 or not value.isascii() or not value.isalnum():
-        raise _Bad(f"id must be 4 to 32 letters and digits, not {value!r}")
+        raise _Bad(N_("id must be 4 to 32 letters and digits, not %(value)s", value=_shown(value)))
     return value
 
 
@@ -406,11 +425,11 @@ def _parse_time(value: Any) -> datetime | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise _Bad("created_at must be an ISO 8601 time")
+        raise _Bad(N_("created_at must be an ISO 8601 time"))
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise _Bad(f"created_at {value[:40]!r} is not an ISO 8601 time") from None
+        raise _Bad(N_("created_at %(value)s is not an ISO 8601 time", value=_shown(value))) from None
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
     return moment
@@ -419,37 +438,35 @@ def _parse_time(value: Any) -> datetime | None:
 def parse_file(data: Any) -> list[GameInput | SpyInput]:
     """Check a whole file; raise :class:`ImportRefused` listing every bad game."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ImportRefused([f'This is not a {FORMAT} file (its "format" must be "{FORMAT}").'])
+        raise ImportRefused([N_('This is not a %(format)s file (its "format" must be "%(format)s").', format=FORMAT)])
     games = data.get("games")
     if not isinstance(games, list):
-        raise ImportRefused(['The file has no "games" list.'])
-    problems: list[str] = []
+        raise ImportRefused([N_('The file has no "games" list.')])
+    problems: list[Message] = []
     parsed: list[GameInput | SpyInput] = []
     seen: set[str] = set()
     for index, game in enumerate(games, start=1):
-        label = f"Game {index}"
-        if isinstance(game, dict) and isinstance(game.get("id"), str):
-            label += f" ({game['id'][:32]})"
+        game_id = game["id"][:32] if isinstance(game, dict) and isinstance(game.get("id"), str) else None
         try:
             if not isinstance(game, dict):
-                raise _Bad("a game must be an object")
+                raise _Bad(N_("a game must be an object"))
             parser = {BLACK_SPY: _parse_black_spy, SPY: _parse_spy}.get(game.get("kind", BLACK_SPY))
             if parser is None:
-                raise _Bad(f"unknown kind {game.get('kind')!r}")
+                raise _Bad(N_("unknown kind %(kind)s", kind=_shown(game.get("kind"))))
             item = parser(game)
         except (_Bad, RulesError) as error:
-            problems.append(f"{label}: {error}")
+            problems.append(_about_game(index, game_id, error.message))
             continue
         if item.id is not None:
             if item.id in seen:
-                problems.append(f"{label}: the id {item.id} appears twice in the file")
+                problems.append(_about_game(index, game_id, N_("the id %(id)s appears twice in the file", id=item.id)))
             seen.add(item.id)
         parsed.append(item)
     if not problems:
         ids = [item.id for item in parsed if item.id is not None]
         if ids:
             taken = set(db.session.scalars(select(Game.id).where(Game.id.in_(ids))))
-            problems += [f"Game {game_id}: a game with this id is already here" for game_id in sorted(taken)]
+            problems += [N_("Game %(id)s: a game with this id is already here", id=game_id) for game_id in sorted(taken)]
     if problems:
         raise ImportRefused(problems)
     return parsed

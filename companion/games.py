@@ -12,7 +12,9 @@ from sqlalchemy import select
 from . import exchange
 from .extensions import db
 from .history import known_players
+from .i18n import say
 from .models import Game
+from .rules import N_, Nn_
 from .rules import black_spy as bs
 from .rules import spy
 
@@ -74,18 +76,17 @@ def import_games() -> Response | tuple[str, int]:
     """Add the games of an uploaded companion/1 file, all or none."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _import_refused(["Choose a companion/1 .json file to import."])
+        return _import_refused([N_("Choose a companion/1 .json file to import.")])
     try:
         data = json.loads(upload.read().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        return _import_refused(["This is not a companion backup: the file is not JSON text, so it cannot be read."])
+        return _import_refused([N_("This is not a companion backup: the file is not JSON text, so it cannot be read.")])
     try:
         games = exchange.import_file(data)
     except exchange.ImportRefused as refused:
         db.session.rollback()
         return _import_refused(refused.problems)
-    plural = "" if len(games) == 1 else "s"
-    flash(f"Imported {len(games)} game{plural}.")
+    flash(say(Nn_("Imported %(num)s game.", "Imported %(num)s games.", len(games))))
     return redirect(url_for("games.index"), code=303)
 
 

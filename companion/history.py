@@ -10,7 +10,8 @@ from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import Game, Player, Seat
-from .rules import RulesError
+from .i18n import say
+from .rules import N_, RulesError
 from .rules.players import clean_name
 from .stats import Period, head_to_head, player_stats
 
@@ -71,7 +72,7 @@ def player(player_id: int) -> Response:
     try:
         period = Period(_day(request.args.get("from")), _day(request.args.get("to")))
     except ValueError:
-        errors["period"] = "Dates are written YYYY-MM-DD."
+        errors["period"] = N_("Dates are written YYYY-MM-DD.")
     html = render_template(
         "history/player.html",
         player=person,
@@ -97,8 +98,7 @@ def rename(player_id: int) -> Response | tuple[str, int]:
             select(Player).where(func.lower(Player.name) == name.lower(), Player.id != person.id)
         )
         if clash is not None:
-            message = f"There is already a player called {clash.name}."
-            raise RulesError(message, {"name": message})
+            raise RulesError.about("name", N_("There is already a player called %(name)s.", name=clash.name))
     except RulesError as error:
         values = {f"name-{person.id}": request.form.get("name", "")}
         errors = {f"name-{person.id}": error.message}
@@ -106,7 +106,7 @@ def rename(player_id: int) -> Response | tuple[str, int]:
     old = person.name
     person.name = name
     db.session.commit()
-    flash(f"{old} is now {name}, in every game.")
+    flash(say(N_("%(old)s is now %(new)s, in every game.", old=old, new=name)))
     return redirect(url_for("history.players"), code=303)
 
 

@@ -14,6 +14,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import htmx, limiter
+from .rules import N_
 
 bp = Blueprint("passcode", __name__)
 
@@ -53,7 +54,7 @@ def _ask_for_passcode() -> Response | None:
     return redirect(target, code=303)
 
 
-def _safe_next(value: str | None) -> str:
+def safe_next(value: str | None) -> str:
     # only a path on this site: never send someone elsewhere after they type the passcode
     if not value or not value.startswith("/") or value.startswith("//") or urlsplit(value).netloc:
         return url_for("games.index")
@@ -63,16 +64,16 @@ def _safe_next(value: str | None) -> str:
 @bp.get("/passcode")
 def enter() -> str:
     """Ask for the organiser's passcode."""
-    return render_template("passcode.html", next=_safe_next(request.args.get("next")), error=None)
+    return render_template("passcode.html", next=safe_next(request.args.get("next")), error=None)
 
 
 @bp.post("/passcode")
 @limiter.limit("5 per minute")
 def check() -> Response | tuple[str, int]:
     """Let this device in when the passcode is right."""
-    target = _safe_next(request.form.get("next"))
+    target = safe_next(request.form.get("next"))
     if check_password_hash(current_app.config["PASSCODE_HASH"] or "", request.form.get("passcode", "")):
         session.permanent = True
         session["passcode"] = "ok"
         return redirect(target, code=303)
-    return render_template("passcode.html", next=target, error="That is not the passcode."), 401
+    return render_template("passcode.html", next=target, error=N_("That is not the passcode.")), 401

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, url_for
 
+from flask_babel import gettext
+
 from .assets import HTMX_FILE, asset_url, file_version
+from .i18n import language
 
 bp = Blueprint("pwa", __name__)
 
@@ -17,9 +20,10 @@ def manifest() -> Response:
     """Describe the app to the phone that installs it."""
     data = {
         "id": url_for("games.index"),
-        "name": "Companion for Black Spy and Spy",
-        "short_name": "Companion",
-        "description": "The score pad for Black Spy and the table tracker for Spy, on the phone at the table.",
+        "name": gettext("Companion for Black Spy and Spy"),
+        "short_name": gettext("Companion"),
+        "description": gettext("The score pad for Black Spy and the table tracker for Spy, on the phone at the table."),
+        "lang": language(),
         "start_url": url_for("games.index"),
         "scope": url_for("games.index"),
         "display": "standalone",

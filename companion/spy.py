@@ -23,7 +23,8 @@ from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .games import json_download, new_game_page
 from .models import SPY, Game, SpyTurn, commit_or_conflict, game_of_kind
-from .rules import RulesError
+from .i18n import say
+from .rules import N_, RulesError
 from .rules import spy as rules
 
 bp = Blueprint("spy", __name__, url_prefix="/spy")
@@ -48,12 +49,12 @@ def create() -> Response | tuple[str, int]:
             # the table draws for who goes first; a uniform pick is the same thing
             first = filled[secrets.randbelow(len(filled))] if filled else 0
         else:
-            first = _int(chosen, "first_player", "Pick who plays first.")
+            first = _int(chosen, "first_player", N_("Pick who plays first."))
         places = None
         if form.get("track"):
             places = [
                 rules.SpyPlace(
-                    _int(form.get(f"spy-slot-{row}", ""), f"spy-{row}", "Say where each Spy stands."),
+                    _int(form.get(f"spy-slot-{row}", ""), f"spy-{row}", N_("Say where each Spy stands.")),
                     form.get(f"spy-facing-{row}", ""),  # type: ignore[arg-type]  # the rules check it
                 )
                 if row in filled
@@ -68,7 +69,7 @@ def create() -> Response | tuple[str, int]:
     db.session.add(game)
     db.session.commit()
     if chosen == "draw":
-        flash(f"The draw is made: {setup.players[setup.first_player]} plays first.")
+        flash(say(N_("The draw is made: %(name)s plays first.", name=setup.players[setup.first_player])))
     return redirect(url_for("spy.show", game_id=game.id), code=303)
 
 
@@ -76,7 +77,7 @@ def _int(text: str, field: str, message: str) -> int:
     try:
         return int(text)
     except (TypeError, ValueError):
-        raise RulesError(message, {field: message}) from None
+        raise RulesError.about(field, message) from None
 
 
 @bp.get("/<game_id>")
@@ -126,7 +127,7 @@ def record_turn(game_id: str) -> Response:
     form = request.form
     submission = form.get("submission", "")[:64] or None
     if submission and db.session.scalar(select(SpyTurn.id).where(SpyTurn.submission_id == submission)):
-        return _after_write(game, "This turn was already recorded; it is counted once.")
+        return _after_write(game, N_("This turn was already recorded; it is counted once."))
     if form.get("number") and form.get("number") != str(len(state.turns) + 1):
         return _recorded_elsewhere(game, state)
     try:
@@ -155,35 +156,38 @@ def _turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
     names = state.setup.players
     who = names[turn.player]
     if turn.spy is None:
-        text = f"{who} did not spy."
+        sentences = [say(N_("%(who)s did not spy.", who=who))]
     else:
         them = names[turn.spy.target]
         answer = turn.spy.answer
-        text = {
-            rules.Answer.SAFE: f"{who} spied on {them}: a Safe.",
-            rules.Answer.TOP_SECRET: f"{who} spied on {them}: a Top Secret.",
-            rules.Answer.TARGET: f"{who} exposed {them}'s {_exposed_label(state, turn.spy)}.",
-            rules.Answer.BOMB: f"{who} found one of {them}'s bombs: tssss! It is lit.",
-            rules.Answer.LIT_BOMB: f"{who} found {them}'s lit bomb and is blown up.",
-            rules.Answer.EXPOSED: f"{who} looked at {them}'s exposed card: nothing new.",
-            rules.Answer.SPY: f"{who} looked at {them}'s Spy: nothing revealed.",
+        said = {
+            rules.Answer.SAFE: N_("%(who)s spied on %(them)s: a Safe.", who=who, them=them),
+            rules.Answer.TOP_SECRET: N_("%(who)s spied on %(them)s: a Top Secret.", who=who, them=them),
+            rules.Answer.TARGET: N_(
+                "%(who)s exposed %(them)s's %(target)s.", who=who, them=them, target=_exposed_label(state, turn.spy)
+            ),
+            rules.Answer.BOMB: N_("%(who)s found one of %(them)s's bombs: tssss! It is lit.", who=who, them=them),
+            rules.Answer.LIT_BOMB: N_("%(who)s found %(them)s's lit bomb and is blown up.", who=who, them=them),
+            rules.Answer.EXPOSED: N_("%(who)s looked at %(them)s's exposed card: nothing new.", who=who, them=them),
+            rules.Answer.SPY: N_("%(who)s looked at %(them)s's Spy: nothing revealed.", who=who, them=them),
         }[answer]
-    if turn.spy and state.out.get(turn.spy.target) is rules.OutReason.FOUND_OUT and turn.spy.answer is rules.Answer.TARGET:
-        text += f" That was {them}'s Top Secret 2: {them} is found out."
+        sentences = [say(said)]
+        if state.out.get(turn.spy.target) is rules.OutReason.FOUND_OUT and answer is rules.Answer.TARGET:
+            sentences.append(say(N_("That was %(them)s's Top Secret 2: %(them)s is found out.", them=them)))
     if state.winner is not None:
-        text += f" {names[state.winner]} wins!"
-    return text
+        sentences.append(say(N_("%(name)s wins!", name=names[state.winner])))
+    return " ".join(sentences)
 
 
 def _exposed_label(state: rules.SpyState, action: rules.SpyAction) -> str:
     target = state.bases[action.target].exposed.get(action.card)  # type: ignore[arg-type]
-    return target.label if target else "target"
+    return target.label if target else N_("target")
 
 
 def _recorded_elsewhere(game: Game, state: rules.SpyState) -> Response:
-    message = (
-        f"Turn {len(state.turns)} was just recorded from another phone; here is the table now. "
-        "Nothing you entered was saved."
+    message = N_(
+        "Turn %(number)s was just recorded from another phone; here is the table now. Nothing you entered was saved.",
+        number=len(state.turns),
     )
     return render_game(game, state, message=message, status=409)
 
@@ -193,17 +197,17 @@ def undo(game_id: str) -> Response:
     """Remove the last turn; a finished game reopens."""
     game = load(game_id)
     if not game.turns:
-        return render_game(game, game.spy_state(), message="There is no turn to undo.", status=409)
+        return render_game(game, game.spy_state(), message=N_("There is no turn to undo."), status=409)
     last = game.turns[-1]
     if request.form.get("number") and request.form.get("number") != str(last.number):
-        return render_game(game, game.spy_state(), message=f"The last turn is now turn {last.number}; nothing was undone.", status=409)
+        return render_game(game, game.spy_state(), message=N_("The last turn is now turn %(number)s; nothing was undone.", number=last.number), status=409)
     game.turns.remove(last)
     db.session.delete(last)
     game.touch()
     if not commit_or_conflict():
         game = load(game_id)
-        return render_game(game, game.spy_state(), message="Another phone changed this game just now; nothing was undone.", status=409)
-    return _after_write(game, f"Turn {last.number} undone.")
+        return render_game(game, game.spy_state(), message=N_("Another phone changed this game just now; nothing was undone."), status=409)
+    return _after_write(game, N_("Turn %(number)s undone.", number=last.number))
 
 
 @bp.get("/<game_id>/export.json")
@@ -247,5 +251,5 @@ def _after_write(game: Game, message: str) -> Response:
     db.session.refresh(game)
     if htmx:
         return render_game(game, game.spy_state(), message=message)
-    flash(message)
+    flash(say(message))
     return redirect(url_for("spy.show", game_id=game.id), code=303)

@@ -64,7 +64,7 @@ def test_draw_for_me_picks_one_of_the_players_and_says_who(client: FlaskClient, 
 @pytest.mark.parametrize(
     ("form", "field", "message"),
     [
-        ({"player-0": "Ana", "player-1": "Ben"}, "players", "for 3 to 6 players; 2 named"),
+        ({"player-0": "Ana", "player-1": "Ben"}, "players", "for 3 to 6 players; 2 are named"),
         ({"player-0": "Ana", "player-1": "Ben", "player-2": "ana"}, "player-2", "Two players are called ana"),
         ({"player-0": "A" * 41, "player-1": "Ben", "player-2": "Cy"}, "player-0", "at most 40 characters"),
         ({"player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "end_value": "lots"}, "end_value", "whole number"),
@@ -248,7 +248,7 @@ def test_players_tied_for_the_lowest_total_share_the_win(client: FlaskClient, ap
     game_id = start_game(client, end_value="50")
     post_points(client, game_id, [60, 0, 0, 0], shoot="none")
     assert game_state(app, game_id).winners == (1, 2, 3)
-    assert "<strong>Ben, Cy and Dee</strong> share the win with 0 points each." in page(client, game_id)
+    assert "<strong>Ben, Cy, and Dee</strong> share the win with 0 points each." in page(client, game_id)
 
 
 # --- fixing mistakes ----------------------------------------------------------------------
@@ -379,7 +379,7 @@ def test_the_home_page_lists_games_in_progress_first_with_the_next_dealer(client
     html = client.get("/").get_data(as_text=True)
     assert html.index("In progress") < html.index("Ana, Ben, Cy") < html.index("Finished") < html.index("Eve, Fay, Gus")
     assert "Deal 1: Cy deals" in html
-    assert "Winners: Fay, Gus" in html
+    assert "Winners: Fay and Gus" in html
 
 
 # --- fast on a phone --------------------------------------------------------------------

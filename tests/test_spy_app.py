@@ -286,7 +286,7 @@ def a_game_with_cy_out(client: FlaskClient) -> str:
         ("1:2", "maybe", "answer", "Choose what the spied-on player answered."),
         ("1:2", "", "answer", "Choose what the spied-on player answered."),
         ("1:2", "lit-bomb", "answer", "Ben's card 2 is not a lit bomb"),
-        ("1:1", "bomb", "answer", "Ben's card 1 is a lit bomb: the only answer is “lit-bomb”."),
+        ("1:1", "bomb", "answer", "Ben's card 1 is a lit bomb: the only answer is “lit bomb”."),
         ("7:1", "safe", "target", "Spy on one of the players."),
         ("1:two", "safe", "look", "Tap a card on the base you spy on."),
     ],
@@ -379,7 +379,7 @@ def test_undo_removes_the_last_turn_even_the_one_that_ended_the_game(client: Fla
 @pytest.mark.parametrize(
     ("form", "field", "message"),
     [
-        ({"spy-player-0": "Ana", "spy-colour-0": "green"}, "players", "Spy is for 2 to 4 players; 1 named."),
+        ({"spy-player-0": "Ana", "spy-colour-0": "green"}, "players", "Spy is for 2 to 4 players; 1 is named."),
         (
             {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "green",
              "spy-player-2": "Cy", "spy-colour-2": "blue"},
@@ -410,7 +410,7 @@ def test_undo_removes_the_last_turn_even_the_one_that_ended_the_game(client: Fla
         (
             {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "purple"},
             "colour-1",
-            "Pick a colour: green, red, blue, yellow.",
+            "Pick a colour: green, red, blue, or yellow.",
         ),
         (
             {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red",

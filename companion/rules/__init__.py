@@ -1,7 +1,80 @@
 """Pure game logic: no Flask, no SQLAlchemy, no I/O.
 
 Every number from a rulebook lives in this package and nowhere else.
+
+The rules speak English, but every sentence they say to a table is a ``Message``: the
+English text, plus the template and parameters it was made from, so that the edge can
+say it again in the table's language. ``N_`` and ``Nn_`` make them; they are also the
+keywords the message extractor looks for (see ``babel.cfg``).
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class Message(str):
+    """An English sentence that remembers its gettext template and parameters.
+
+    It is a ``str``, so code and tests that only need English can treat it as one.
+
+    >>> message = Nn_("%(num)s point", "%(num)s points", 2)
+    >>> message, message.template, message.count
+    ('2 points', '%(num)s point', 2)
+    >>> str(N_("%(name)s deals.", name="Ana"))
+    'Ana deals.'
+    """
+
+    template: str
+    plural: str | None
+    count: int | None
+    params: Mapping[str, Any]
+
+    def __new__(cls, template: str, plural: str | None = None, count: int | None = None, **params: Any) -> Message:
+        if plural is not None:
+            params.setdefault("num", count)
+        english = plural if plural is not None and count != 1 else template
+        shown = {key: _english_list(value) if isinstance(value, list | tuple) else value for key, value in params.items()}
+        self = super().__new__(cls, english % shown if params else english)
+        self.template, self.plural, self.count, self.params = template, plural, count, params
+        return self
+
+    def __reduce__(self) -> tuple:
+        # pickled (e.g. by hypothesis) it keeps its template and parameters
+        return (_rebuild, (self.template, self.plural, self.count, dict(self.params)))
+
+
+class Either(tuple):
+    """A choice of words, said with "or" where a list would say "and"."""
+
+
+def _english_list(items: list | tuple) -> str:
+    """A list as English says it; the edge joins it as the reader's language does.
+
+    >>> _english_list(["A", "B", "C"]), _english_list(Either(["red", "green"]))
+    ('A, B, and C', 'red or green')
+    """
+    # as CLDR writes English lists, so English reads the same before and after the edge
+    words = [str(item) for item in items]
+    joint = "or" if isinstance(items, Either) else "and"
+    if len(words) > 2:
+        return f"{', '.join(words[:-1])}, {joint} {words[-1]}"
+    return f" {joint} ".join(words)
+
+
+def _rebuild(template: str, plural: str | None, count: int | None, params: dict[str, Any]) -> Message:
+    return Message(template, plural, count, **params)
+
+
+def N_(template: str, /, **params: Any) -> Message:
+    """A sentence for the table; ``%(name)s`` placeholders are filled from ``params``."""
+    return Message(template, **params)
+
+
+def Nn_(singular: str, plural: str, count: int, /, **params: Any) -> Message:
+    """A sentence that depends on a number, ``%(num)s`` in the text: "1 point", "2 points"."""
+    return Message(singular, plural, count, **params)
 
 
 class RulesError(ValueError):
@@ -16,5 +89,15 @@ class RulesError(ValueError):
         self.message = message
         self.errors = errors if errors is not None else {"": message}
 
+    @classmethod
+    def about(cls, field: str, message: str) -> RulesError:
+        """Refuse one field, with the same message for the form as a whole."""
+        return cls(message, {field: message})
 
-__all__ = ["RulesError"]
+    @classmethod
+    def of(cls, errors: dict[str, str]) -> RulesError:
+        """Refuse several fields at once; the first message speaks for the form."""
+        return cls(next(iter(errors.values())), errors)
+
+
+__all__ = ["Either", "Message", "N_", "Nn_", "RulesError"]

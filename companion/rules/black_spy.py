@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from . import RulesError
+from . import N_, Nn_, RulesError
 
 MAX_NAME_LENGTH = 40
 MAX_END_VALUE = 10_000
@@ -31,8 +31,11 @@ DECK_SIZE = 60
 BLACK_SPIES = 6  # the black 7 and five extra black 7s
 LOW_BLACKS = 6  # black 1 to 6
 HIGH_BLACKS = (8, 9, 10, 11)
+BLACK_SPY_RANK = 7
 COLOURED_SPIES = 4
 BLACK_CARDS = BLACK_SPIES + LOW_BLACKS + len(HIGH_BLACKS)
+PASSED_CARDS = 3  # each player passes three cards every deal
+SHOOTER_SCORE = 0  # a shooter scores nothing; everyone else scores the deal total
 
 
 class Pass(StrEnum):
@@ -202,18 +205,18 @@ def rule_set(
     try:
         base = PRESETS[Preset(preset)]
     except ValueError:
-        errors["preset"] = f"Unknown rule set {preset!r}: choose standard or classic."
+        errors["preset"] = N_("Unknown rule set %(preset)s: choose standard or classic.", preset=repr(preset)[:40])
         base = STANDARD
     if end_value is not None and not 1 <= end_value <= MAX_END_VALUE:
-        errors["end_value"] = f"The end value must be between 1 and {MAX_END_VALUE}."
+        errors["end_value"] = N_("The end value must be between 1 and %(most)s.", most=MAX_END_VALUE)
     lead = None
     if first_lead is not None:
         try:
             lead = FirstLead(first_lead)
         except ValueError:
-            errors["first_lead"] = f"Unknown first lead {first_lead!r}."
+            errors["first_lead"] = N_("Unknown first lead %(lead)s.", lead=repr(first_lead)[:40])
     if errors:
-        raise RulesError(next(iter(errors.values())), errors)
+        raise RulesError.of(errors)
     return base.with_house_rules(end_value=end_value, shoot_rule=shoot_rule, first_lead=lead)
 
 
@@ -225,10 +228,9 @@ def parse_end_value(text: str | None) -> int | None:
     try:
         value = int(text)
     except ValueError:
-        raise RulesError("The end value must be a whole number.", {"end_value": "The end value must be a whole number."}) from None
+        raise RulesError.about("end_value", N_("The end value must be a whole number.")) from None
     if not 1 <= value <= MAX_END_VALUE:
-        message = f"The end value must be between 1 and {MAX_END_VALUE}."
-        raise RulesError(message, {"end_value": message})
+        raise RulesError.about("end_value", N_("The end value must be between 1 and %(most)s.", most=MAX_END_VALUE))
     return value
 
 
@@ -279,21 +281,26 @@ def new_setup(
         if not name:
             continue
         if len(name) > MAX_NAME_LENGTH:
-            errors[f"player-{row}"] = f"A name can be at most {MAX_NAME_LENGTH} characters."
+            errors[f"player-{row}"] = Nn_(
+                "A name can be at most %(num)s character.", "A name can be at most %(num)s characters.", MAX_NAME_LENGTH
+            )
         elif name.casefold() in seen:
-            errors[f"player-{row}"] = f"Two players are called {name}."
+            errors[f"player-{row}"] = N_("Two players are called %(name)s.", name=name)
         seen[name.casefold()] = row
         rows[row] = len(seated)
         seated.append(name)
     if not errors and not rules.min_players <= len(seated) <= rules.max_players:
-        errors["players"] = (
-            f"Black Spy is for {rules.min_players} to {rules.max_players} players; "
-            f"{len(seated)} named."
+        errors["players"] = Nn_(
+            "Black Spy is for %(least)s to %(most)s players; %(num)s is named.",
+            "Black Spy is for %(least)s to %(most)s players; %(num)s are named.",
+            len(seated),
+            least=rules.min_players,
+            most=rules.max_players,
         )
     if first_dealer is not None and first_dealer not in rows:
-        errors["first_dealer"] = "The first dealer must be one of the named players."
+        errors["first_dealer"] = N_("The first dealer must be one of the named players.")
     if errors:
-        raise RulesError(next(iter(errors.values())), errors)
+        raise RulesError.of(errors)
     dealer = draw_first_dealer(len(seated), rng) if first_dealer is None else rows[first_dealer]
     return Setup(rules=rules, players=tuple(seated), first_dealer=dealer)
 
@@ -356,7 +363,7 @@ class DealScore:
 
 
 def _shoot_scores(rules: RuleSet, players: int, shooter: int) -> tuple[int, ...]:
-    return tuple(0 if seat == shooter else rules.deal_total for seat in range(players))
+    return tuple(SHOOTER_SCORE if seat == shooter else rules.deal_total for seat in range(players))
 
 
 def score_deal(rules: RuleSet, players: Sequence[str], entry: DealEntry) -> DealScore:
@@ -382,20 +389,29 @@ def score_deal(rules: RuleSet, players: Sequence[str], entry: DealEntry) -> Deal
 def check_points(rules: RuleSet, players: Sequence[str], raw: Sequence[int]) -> None:
     """Refuse raw points that no deal can produce."""
     if len(raw) != len(players):
-        raise RulesError(f"A deal needs points for all {len(players)} players.")
+        raise RulesError(N_("A deal needs points for all %(num)s players.", num=len(players)))
     errors = {}
     for seat, points in enumerate(raw):
         if not rules.min_raw <= points <= rules.max_raw:
-            errors[f"points-{seat}"] = (
-                f"{players[seat]}: {points} is not possible; "
-                f"a deal gives between {rules.min_raw} and {rules.max_raw}."
+            errors[f"points-{seat}"] = N_(
+                "%(name)s: %(points)s is not possible; a deal gives between %(least)s and %(most)s.",
+                name=players[seat],
+                points=points,
+                least=rules.min_raw,
+                most=rules.max_raw,
             )
     if errors:
-        raise RulesError(next(iter(errors.values())), errors)
+        raise RulesError.of(errors)
     total = sum(raw)
     if total != rules.deal_total:
-        message = f"The points add up to {total}, not {rules.deal_total}: check each player's count."
-        raise RulesError(message, {"total": message})
+        raise RulesError.about(
+            "total",
+            N_(
+                "The points add up to %(total)s, not %(deal_total)s: check each player's count.",
+                total=total,
+                deal_total=rules.deal_total,
+            ),
+        )
 
 
 def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | None]) -> tuple[int, ...]:
@@ -404,20 +420,22 @@ def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | N
     A typographic minus (as some phone keyboards type it) counts as a minus.
     """
     if len(texts) != len(players):
-        raise RulesError(f"A deal needs points for all {len(players)} players.")
+        raise RulesError(N_("A deal needs points for all %(num)s players.", num=len(players)))
     errors = {}
     raw = []
     for seat, text in enumerate(texts):
         cleaned = (text or "").strip().replace("\u2212", "-")
         if not cleaned:
-            errors[f"points-{seat}"] = f"Enter {players[seat]}'s points (0 if none)."
+            errors[f"points-{seat}"] = N_("Enter %(name)s's points (0 if none).", name=players[seat])
             continue
         try:
             raw.append(int(cleaned))
         except ValueError:
-            errors[f"points-{seat}"] = f"{players[seat]}: {text.strip()[:20]!r} is not a whole number."
+            errors[f"points-{seat}"] = N_(
+                "%(name)s: %(text)s is not a whole number.", name=players[seat], text=repr(text.strip()[:20])
+            )
     if errors:
-        raise RulesError(next(iter(errors.values())), errors)
+        raise RulesError.of(errors)
     check_points(rules, players, raw)
     return tuple(raw)
 
@@ -442,29 +460,38 @@ def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shoo
     companion.rules.RulesError: If A took all 16 black cards, everyone else holds only coloured Spies (-5 each); B's -20 and C's 5 cannot be.
     """
     if not rules.shoot_rule:
-        raise RulesError("The shoot rule is off in this game.", {"shooter": "The shoot rule is off in this game."})
+        raise RulesError.about("shooter", N_("The shoot rule is off in this game."))
     if not 0 <= shooter < len(players):
-        raise RulesError("The shooter must be one of the players.", {"shooter": "The shooter must be one of the players."})
+        raise RulesError.about("shooter", N_("The shooter must be one of the players."))
     name = players[shooter]
     spy = rules.coloured_spy_points
     taken_spies = _coloured_spies_in(raw[shooter] - rules.black_points, spy)
     if taken_spies is None or not 0 <= taken_spies <= COLOURED_SPIES:
-        message = (
-            f"{name} cannot have taken all 16 black cards with {raw[shooter]}: that is "
-            f"{rules.black_points} plus {spy} per coloured Spy."
+        message = N_(
+            "%(name)s cannot have taken all %(blacks)s black cards with %(points)s: that is "
+            "%(black_points)s plus %(spy)s per coloured Spy.",
+            name=name,
+            blacks=BLACK_CARDS,
+            points=raw[shooter],
+            black_points=rules.black_points,
+            spy=spy,
         )
-        raise RulesError(message, {"shooter": message})
+        raise RulesError.about("shooter", message)
     others = [seat for seat in range(len(players)) if seat != shooter]
     spies = [_coloured_spies_in(raw[seat], spy) for seat in others]
     # when coloured spies are worth nothing their count cannot be read from the points
     whole = all(count is not None and count >= 0 for count in spies)
     if not whole or (spy != 0 and sum(spies) != COLOURED_SPIES - taken_spies):  # type: ignore[arg-type]
-        held = " and ".join(f"{players[seat]}'s {raw[seat]}" for seat in others)
-        message = (
-            f"If {name} took all 16 black cards, everyone else holds only coloured Spies "
-            f"({spy} each); {held} cannot be."
+        held = [N_("%(name)s's %(points)s", points=raw[seat], name=players[seat]) for seat in others]
+        message = N_(
+            "If %(name)s took all %(blacks)s black cards, everyone else holds only coloured Spies "
+            "(%(spy)s each); %(held)s cannot be.",
+            name=name,
+            blacks=BLACK_CARDS,
+            spy=spy,
+            held=held,
         )
-        raise RulesError(message, {"shooter": message})
+        raise RulesError.about("shooter", message)
 
 
 def _coloured_spies_in(points: int, spy_points: int) -> int | None:
@@ -478,9 +505,9 @@ def _coloured_spies_in(points: int, spy_points: int) -> int | None:
 # --- counting cards ------------------------------------------------------------------
 
 CARD_COUNTS = (
-    ("black_spies", BLACK_SPIES, "Black Spies"),
-    ("low_blacks", LOW_BLACKS, "black 1–6"),
-    ("coloured_spies", COLOURED_SPIES, "coloured Spies"),
+    ("black_spies", BLACK_SPIES, N_("Black Spies")),
+    ("low_blacks", LOW_BLACKS, N_("black 1–6")),
+    ("coloured_spies", COLOURED_SPIES, N_("coloured Spies")),
 )
 
 
@@ -507,10 +534,12 @@ def parse_cards(
             try:
                 value = int(text) if text else 0
             except ValueError:
-                errors[f"{key}-{seat}"] = f"{name}: {label} must be a number from 0 to {most}."
+                errors[f"{key}-{seat}"] = N_(
+                    "%(name)s: %(cards)s must be a number from 0 to %(most)s.", name=name, cards=label, most=most
+                )
                 continue
             if not 0 <= value <= most:
-                errors[f"{key}-{seat}"] = f"{name}: {label} must be from 0 to {most}."
+                errors[f"{key}-{seat}"] = N_("%(name)s: %(cards)s must be from 0 to %(most)s.", name=name, cards=label, most=most)
             row[key] = value
         counts.append(row)
     high: dict[int, set[int]] = {seat: set() for seat in range(len(players))}
@@ -520,26 +549,26 @@ def parse_cards(
             high[rest].add(card)  # nobody else took it, so the rest did
             continue
         if not text:
-            errors[f"high-{card}"] = f"Who took the black {card}?"
+            errors[f"high-{card}"] = N_("Who took the black %(card)s?", card=card)
             continue
         try:
             seat = int(text)
         except ValueError:
             seat = -1
         if seat not in high:
-            errors[f"high-{card}"] = f"Who took the black {card}? Pick a player."
+            errors[f"high-{card}"] = N_("Who took the black %(card)s? Pick a player.", card=card)
             continue
         high[seat].add(card)
     if rest is not None and not 0 <= rest < len(players):
-        errors["rest"] = "The player who gets the rest must be one of the players."
+        errors["rest"] = N_("The player who gets the rest must be one of the players.")
     if errors:
-        raise RulesError(next(iter(errors.values())), errors)
+        raise RulesError.of(errors)
     if rest is not None:
         for key, most, label in CARD_COUNTS:
             taken = sum(row[key] for row in counts)
             if taken > most:
-                message = f"The others took {taken} {label}; the deck has only {most}."
-                raise RulesError(message, {f"{key}-total": message})
+                message = N_("The others took %(taken)s %(cards)s; the deck has only %(most)s.", taken=taken, cards=label, most=most)
+                raise RulesError.about(f"{key}-total", message)
             counts[rest][key] = most - taken
     cards = tuple(
         Cards(
@@ -556,24 +585,30 @@ def parse_cards(
 def check_cards(rules: RuleSet, players: Sequence[str], cards: Sequence[Cards]) -> None:
     """Refuse counts that do not add up to the deck."""
     if len(cards) != len(players):
-        raise RulesError(f"A deal needs cards for all {len(players)} players.")
+        raise RulesError(N_("A deal needs cards for all %(num)s players.", num=len(players)))
     errors = {}
     for key, most, label in CARD_COUNTS:
         for seat, taken in enumerate(cards):
             if not 0 <= getattr(taken, key) <= most:
-                errors[f"{key}-{seat}"] = f"{players[seat]}: {label} must be from 0 to {most}."
+                errors[f"{key}-{seat}"] = N_(
+                    "%(name)s: %(cards)s must be from 0 to %(most)s.", name=players[seat], cards=label, most=most
+                )
         total = sum(getattr(taken, key) for taken in cards)
         if total != most and f"{key}-total" not in errors:
-            errors[f"{key}-total"] = f"The deck has {most} {label}; these counts add up to {total}."
+            errors[f"{key}-total"] = N_(
+                "The deck has %(most)s %(cards)s; these counts add up to %(total)s.", most=most, cards=label, total=total
+            )
     for card in HIGH_BLACKS:
         holders = [seat for seat, taken in enumerate(cards) if card in taken.high_blacks]
         if len(holders) != 1:
-            errors[f"high-{card}"] = f"Exactly one player took the black {card}."
+            errors[f"high-{card}"] = N_("Exactly one player took the black %(card)s.", card=card)
     for seat, taken in enumerate(cards):
         if not taken.high_blacks <= set(HIGH_BLACKS):
-            errors[f"high-{seat}"] = f"{players[seat]}: only the black {HIGH_BLACKS} are high blacks."
+            errors[f"high-{seat}"] = N_(
+                "%(name)s: only the black %(cards)s are high blacks.", name=players[seat], cards=list(HIGH_BLACKS)
+            )
     if errors:
-        raise RulesError(next(iter(errors.values())), errors)
+        raise RulesError.of(errors)
 
 
 # --- the game as a fold over its deals -----------------------------------------------
@@ -687,13 +722,13 @@ def replay(setup: Setup, entries: Sequence[DealEntry]) -> GameState:
     for number, entry in enumerate(entries, start=1):
         if finished:
             raise GameOverError(
-                f"The game ended after deal {number - 1}; deal {number} cannot be played.",
-                {"": f"The game ended after deal {number - 1}."},
+                N_("The game ended after deal %(last)s; deal %(number)s cannot be played.", last=number - 1, number=number),
+                {"": N_("The game ended after deal %(last)s.", last=number - 1)},
             )
         try:
             score = score_deal(rules, setup.players, entry)
         except RulesError as error:
-            raise RulesError(f"Deal {number}: {error.message}", error.errors) from error
+            raise RulesError(N_("Deal %(number)s: %(problem)s", number=number, problem=error.message), error.errors) from error
         totals = tuple(total + points for total, points in zip(totals, score.scores, strict=True))
         played.append(
             PlayedDeal(
@@ -721,10 +756,7 @@ def record(setup: Setup, entries: Sequence[DealEntry], entry: DealEntry) -> Game
     """The game after one more deal; refused once the game is over."""
     before = replay(setup, entries)
     if before.finished:
-        raise GameOverError(
-            "The game is over: no more deals. Undo the last deal to reopen it.",
-            {"": "The game is over: no more deals. Undo the last deal to reopen it."},
-        )
+        raise GameOverError(N_("The game is over: no more deals. Undo the last deal to reopen it."))
     return replay(setup, [*entries, entry])
 
 
@@ -734,7 +766,7 @@ def edit(setup: Setup, entries: Sequence[DealEntry], index: int, entry: DealEntr
     Refused when the change would end the game before its last deal.
     """
     if not 0 <= index < len(entries):
-        raise RulesError(f"There is no deal {index + 1}.")
+        raise RulesError(N_("There is no deal %(number)s.", number=index + 1))
     changed = [*entries]
     changed[index] = entry
     try:
@@ -743,11 +775,13 @@ def edit(setup: Setup, entries: Sequence[DealEntry], index: int, entry: DealEntr
         # find where it ends to say so
         for number in range(index + 1, len(changed) + 1):
             if replay(setup, changed[:number]).finished:
-                message = (
-                    f"With this change the game would end after deal {number}, "
-                    f"but {len(changed)} deals were played. Undo the later deals first."
+                message = N_(
+                    "With this change the game would end after deal %(number)s, "
+                    "but %(played)s deals were played. Undo the later deals first.",
+                    number=number,
+                    played=len(changed),
                 )
-                raise RulesError(message, {"": message}) from None
+                raise RulesError(message) from None
         raise
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import RulesError
+from . import N_, Nn_, RulesError
 
 MAX_NAME_LENGTH = 40
 
@@ -15,8 +15,8 @@ def clean_name(text: str, field: str = "name") -> str:
     """
     name = " ".join((text or "").split())
     if not name:
-        raise RulesError("A player needs a name.", {field: "A player needs a name."})
+        raise RulesError.about(field, N_("A player needs a name."))
     if len(name) > MAX_NAME_LENGTH:
-        message = f"A name can be at most {MAX_NAME_LENGTH} characters."
-        raise RulesError(message, {field: message})
+        message = Nn_("A name can be at most %(num)s character.", "A name can be at most %(num)s characters.", MAX_NAME_LENGTH)
+        raise RulesError.about(field, message)
     return name

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from . import RulesError
+from . import Either, Message, N_, Nn_, RulesError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -53,6 +53,10 @@ class Colour(StrEnum):
     BLUE = "blue"
     YELLOW = "yellow"
 
+    @property
+    def label(self) -> Message:
+        return _COLOUR_LABELS[self]
+
 
 class Target(StrEnum):
     SAFE_1 = "safe-1"
@@ -61,8 +65,8 @@ class Target(StrEnum):
     TOP_SECRET_2 = "top-secret-2"
 
     @property
-    def label(self) -> str:
-        return self.value.replace("-", " ").title()
+    def label(self) -> Message:
+        return _TARGET_LABELS[self]
 
 
 class Answer(StrEnum):
@@ -73,6 +77,10 @@ class Answer(StrEnum):
     LIT_BOMB = "lit-bomb"
     EXPOSED = "exposed"
     SPY = "spy"
+
+    @property
+    def label(self) -> Message:
+        return _ANSWER_LABELS[self]
 
 
 class OutReason(StrEnum):
@@ -87,6 +95,30 @@ class Facing(StrEnum):
     def turned(self) -> Facing:
         return Facing.RIGHT if self is Facing.LEFT else Facing.LEFT
 
+
+_COLOUR_LABELS = MappingProxyType(
+    {Colour.GREEN: N_("green"), Colour.RED: N_("red"), Colour.BLUE: N_("blue"), Colour.YELLOW: N_("yellow")}
+)
+_TARGET_LABELS = MappingProxyType(
+    {
+        Target.SAFE_1: N_("Safe 1"),
+        Target.SAFE_2: N_("Safe 2"),
+        Target.TOP_SECRET_1: N_("Top Secret 1"),
+        Target.TOP_SECRET_2: N_("Top Secret 2"),
+    }
+)
+# the words a spied-on player says, as the table says them
+_ANSWER_LABELS = MappingProxyType(
+    {
+        Answer.SAFE: N_("safe"),
+        Answer.TOP_SECRET: N_("top secret"),
+        Answer.TARGET: N_("target"),
+        Answer.BOMB: N_("bomb"),
+        Answer.LIT_BOMB: N_("lit bomb"),
+        Answer.EXPOSED: N_("exposed"),
+        Answer.SPY: N_("spy"),
+    }
+)
 
 TARGET_ORDER = (Target.SAFE_1, Target.SAFE_2, Target.TOP_SECRET_1, Target.TOP_SECRET_2)
 SAFES = (Target.SAFE_1, Target.SAFE_2)
@@ -232,7 +264,7 @@ def new_setup(
         try:
             parsed.append(Colour(raw))
         except ValueError:
-            errors[f"colour-{row}"] = f"Pick a colour: {', '.join(Colour)}."
+            errors[f"colour-{row}"] = N_("Pick a colour: %(colours)s.", colours=Either(colour.label for colour in Colour))
     places: tuple[SpyPlace, ...] | None = None
     if spies is not None:
         placed = []
@@ -241,12 +273,12 @@ def new_setup(
             try:
                 placed.append(SpyPlace(place.slot, Facing(place.facing)))  # type: ignore[union-attr]
             except (AttributeError, ValueError):
-                errors[f"spy-{row}"] = "Say where this Spy stands and which way it faces."
+                errors[f"spy-{row}"] = N_("Say where this Spy stands and which way it faces.")
         places = tuple(placed)
     if first_player not in rows:
-        errors["first_player"] = "The first player must be one of the named players."
+        errors["first_player"] = N_("The first player must be one of the named players.")
     if errors:
-        raise RulesError(next(iter(errors.values())), errors)
+        raise RulesError.of(errors)
     setup = Setup(
         players=tuple(" ".join(names[row].split()) for row in rows),
         colours=tuple(parsed),
@@ -264,54 +296,62 @@ def check_setup(setup: Setup) -> None:
 
 def _raise(errors: dict[str, str]) -> None:
     if errors:
-        raise RulesError(next(iter(errors.values())), errors)
+        raise RulesError.of(errors)
 
 
 def _setup_errors(setup: Setup, rows: Sequence[int]) -> dict[str, str]:
     errors: dict[str, str] = {}
     count = len(setup.players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        errors["players"] = f"Spy is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} named."
+        errors["players"] = Nn_(
+            "Spy is for %(least)s to %(most)s players; %(num)s is named.",
+            "Spy is for %(least)s to %(most)s players; %(num)s are named.",
+            count,
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+        )
         return errors
     seen: set[str] = set()
     for seat, name in enumerate(setup.players):
         if not name.strip():
-            errors[f"player-{rows[seat]}"] = "Name every player."
+            errors[f"player-{rows[seat]}"] = N_("Name every player.")
         elif len(name) > MAX_NAME_LENGTH:
-            errors[f"player-{rows[seat]}"] = f"A name can be at most {MAX_NAME_LENGTH} characters."
+            errors[f"player-{rows[seat]}"] = Nn_(
+                "A name can be at most %(num)s character.", "A name can be at most %(num)s characters.", MAX_NAME_LENGTH
+            )
         elif name.casefold() in seen:
-            errors[f"player-{rows[seat]}"] = f"Two players are called {name}."
+            errors[f"player-{rows[seat]}"] = N_("Two players are called %(name)s.", name=name)
         seen.add(name.casefold())
     if len(setup.colours) != count:
-        errors["colours"] = "Pick a colour for every player."
+        errors["colours"] = N_("Pick a colour for every player.")
         return errors
     picked: set[Colour] = set()
     for seat, raw in enumerate(setup.colours):
         try:
             colour = Colour(raw)
         except ValueError:
-            errors[f"colour-{rows[seat]}"] = f"Pick a colour: {', '.join(Colour)}."
+            errors[f"colour-{rows[seat]}"] = N_("Pick a colour: %(colours)s.", colours=Either(colour.label for colour in Colour))
             continue
         if colour in picked:
-            errors[f"colour-{rows[seat]}"] = f"Two players picked {colour}."
+            errors[f"colour-{rows[seat]}"] = N_("Two players picked %(colour)s.", colour=colour.label)
         picked.add(colour)
     if errors:
         return errors
     if count < BOMB_2_REMOVED_FROM and picked != TWO_PLAYER_COLOURS:
-        errors["colours"] = "Two players play the green and red sets."
+        errors["colours"] = N_("Two players play the green and red sets.")
         return errors
     if not isinstance(setup.first_player, int) or not 0 <= setup.first_player < count:
-        errors["first_player"] = "The first player must be one of the players."
+        errors["first_player"] = N_("The first player must be one of the players.")
     if setup.spies is not None:
         size = setup.base_size
         if len(setup.spies) != count:
-            errors["spies"] = "Place every player's Spy, or track none."
+            errors["spies"] = N_("Place every player's Spy, or track none.")
             return errors
         for seat, place in enumerate(setup.spies):
             if not isinstance(place.slot, int) or not 1 <= place.slot <= size:
-                errors[f"spy-{rows[seat]}"] = f"A Spy stands in a slot from 1 to {size}."
+                errors[f"spy-{rows[seat]}"] = N_("A Spy stands in a slot from 1 to %(size)s.", size=size)
             elif place.facing not in (Facing.LEFT, Facing.RIGHT):
-                errors[f"spy-{rows[seat]}"] = "A Spy faces left or right."
+                errors[f"spy-{rows[seat]}"] = N_("A Spy faces left or right.")
     return errors
 
 
@@ -457,17 +497,15 @@ def take(state: SpyState, turn: Turn) -> SpyState:
     try:
         return _take(state, turn)
     except RulesError as error:
-        raise type(error)(f"Turn {number}: {error.message}", error.errors) from error
+        raise type(error)(N_("Turn %(number)s: %(problem)s", number=number, problem=error.message), error.errors) from error
 
 
 def _take(state: SpyState, turn: Turn) -> SpyState:
     names = state.setup.players
     if state.winner is not None:
-        message = f"The game is over: {names[state.winner]} won. No more turns."
-        raise GameOverError(message, {"": message})
+        raise GameOverError(N_("The game is over: %(name)s won. No more turns.", name=names[state.winner]))
     if turn.player != state.to_play:
-        message = f"It is {names[state.to_play]}'s turn."  # type: ignore[index]
-        raise RulesError(message, {"player": message})
+        raise RulesError.about("player", N_("It is %(name)s's turn.", name=names[state.to_play]))  # type: ignore[index]
     bases = list(state.bases)
     out = dict(state.out)
     player = turn.player
@@ -511,33 +549,33 @@ def _next_player(after: int, players: int, out: Mapping[int, OutReason]) -> int:
 def _moved(state: SpyState, base: BaseState, move: Move) -> BaseState:
     name = state.setup.players[base.owner]
     if base.spy is None:
-        message = "This table does not track the Spies: leave the move out."
-        raise RulesError(message, {"move": message})
+        raise RulesError.about("move", N_("This table does not track the Spies: leave the move out."))
     steps = move.steps
     if not isinstance(steps, int) or steps < 0:
-        message = "A Spy moves a whole number of places."
-        raise RulesError(message, {"steps": message})
+        raise RulesError.about("steps", N_("A Spy moves a whole number of places."))
     if steps == 0 and (not move.other_end or move.turn_before or move.turn_after):
-        message = "A Spy that moves goes at least 1 place; 0 only puts it at the other end."
-        raise RulesError(message, {"steps": message})
+        raise RulesError.about("steps", N_("A Spy that moves goes at least 1 place; 0 only puts it at the other end."))
     slot, facing = base.spy.slot, base.spy.facing
     if move.turn_before:
         facing = facing.turned()
     if steps:
         faced = card_at(slot, faced_slot(base.size, slot, facing))
         if faced in base.exposed and steps not in EXPOSED_MOVES:
-            message = (
-                f"{name}'s Spy faces an exposed card ({base.exposed[faced].label}): "
-                f"it moves {' or '.join(map(str, EXPOSED_MOVES))} places."
+            message = N_(
+                "%(name)s's Spy faces an exposed card (%(card)s): it moves %(least)s or %(most)s places.",
+                name=name,
+                card=base.exposed[faced].label,
+                least=min(EXPOSED_MOVES),
+                most=max(EXPOSED_MOVES),
             )
-            raise RulesError(message, {"steps": message})
+            raise RulesError.about("steps", message)
         slot = move_spy(base.size, slot, facing, steps)
     if move.turn_after:
         facing = facing.turned()
     if move.other_end:
         if slot not in (1, base.size):
-            message = f"{name}'s Spy is not at an end of the base, so it cannot go to the other end."
-            raise RulesError(message, {"other_end": message})
+            message = N_("%(name)s's Spy is not at an end of the base, so it cannot go to the other end.", name=name)
+            raise RulesError.about("other_end", message)
         slot = other_end(base.size, slot)
     return replace(base, spy=SpyPlace(slot, facing))
 
@@ -567,7 +605,7 @@ def looked_at(state: SpyState, spy_seat: int, target_seat: int) -> int | None:
     """
     mine, theirs = state.bases[spy_seat], state.bases[target_seat]
     if mine.spy is None or theirs.spy is None:
-        raise RulesError("This table does not track the Spies.")
+        raise RulesError(N_("This table does not track the Spies."))
     opposite = mirror_slot(mine.size, faced_slot(mine.size, mine.spy.slot, mine.spy.facing))
     return card_at(theirs.spy.slot, opposite)
 
@@ -609,21 +647,17 @@ def _answers(base: BaseState, card: int | None) -> tuple[Answer, ...]:
 def _check_question(state: SpyState, spy_seat: int, target: int, card: int | None) -> None:
     names = state.setup.players
     if not isinstance(spy_seat, int) or not 0 <= spy_seat < len(names) or spy_seat in state.out:
-        message = "Only a player still in the game spies."
-        raise RulesError(message, {"player": message})
+        raise RulesError.about("player", N_("Only a player still in the game spies."))
     if not isinstance(target, int) or not 0 <= target < len(names):
-        message = "Spy on one of the players."
-        raise RulesError(message, {"target": message})
+        raise RulesError.about("target", N_("Spy on one of the players."))
     if target == spy_seat:
-        message = "A player cannot spy on their own base."
-        raise RulesError(message, {"target": message})
+        raise RulesError.about("target", N_("A player cannot spy on their own base."))
     if target in state.out:
-        message = f"{names[target]} is out: their base is no longer spied on."
-        raise RulesError(message, {"target": message})
+        raise RulesError.about("target", N_("%(name)s is out: their base is no longer spied on.", name=names[target]))
     cards = state.bases[target].cards
     if card is not None and (not isinstance(card, int) or not 1 <= card <= cards):
-        message = f"{names[target]}'s base has cards 1 to {cards}, not counting the Spy."
-        raise RulesError(message, {"card": message})
+        message = N_("%(name)s's base has cards 1 to %(cards)s, not counting the Spy.", name=names[target], cards=cards)
+        raise RulesError.about("card", message)
 
 
 def _check_spy(state: SpyState, player: int, action: SpyAction) -> Answer:
@@ -632,58 +666,99 @@ def _check_spy(state: SpyState, player: int, action: SpyAction) -> Answer:
     try:
         answer = Answer(action.answer)
     except ValueError:
-        message = f"Unknown answer {action.answer!r}."
-        raise RulesError(message, {"answer": message}) from None
+        raise RulesError.about("answer", N_("Unknown answer %(answer)s.", answer=repr(action.answer)[:40])) from None
     base = state.bases[action.target]
     them, card = names[action.target], action.card
     if base.spy is not None:
         seen = looked_at(state, player, action.target)
         if seen != card:
-            where = f"{them}'s Spy" if seen is None else f"{them}'s card {seen}"
-            claimed = "their Spy" if card is None else f"card {card}"
-            message = f"{names[player]}'s Spy looks at {where}, not {claimed}."
-            raise RulesError(message, {"card": message})
+            raise RulesError.about("card", _wrong_look(names[player], them, seen, card))
     if answer not in _answers(base, card):
-        message = _refusal(base, them, card, answer)
-        raise RulesError(message, {"answer": message})
+        raise RulesError.about("answer", _refusal(base, them, card, answer))
     return answer
 
 
-def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> str:
+def _wrong_look(spy: str, them: str, seen: int | None, card: int | None) -> Message:
+    # each case a whole sentence, so that each language can order it its own way
+    if seen is None:
+        return N_("%(spy)s's Spy looks at %(them)s's Spy, not card %(card)s.", spy=spy, them=them, card=card)
     if card is None:
-        return f"Looking at {them}'s Spy reveals nothing: the only answer is “spy”."
+        return N_("%(spy)s's Spy looks at %(them)s's card %(seen)s, not their Spy.", spy=spy, them=them, seen=seen)
+    return N_(
+        "%(spy)s's Spy looks at %(them)s's card %(seen)s, not card %(card)s.", spy=spy, them=them, seen=seen, card=card
+    )
+
+
+def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> Message:
+    if card is None:
+        return N_("Looking at %(name)s's Spy reveals nothing: the only answer is “%(answer)s”.", name=them, answer=Answer.SPY.label)
     if answer is Answer.SPY:
-        return f"Card {card} is not {them}'s Spy: name no card for the answer “spy”."
+        return N_(
+            "Card %(card)s is not %(name)s's Spy: name no card for the answer “%(answer)s”.",
+            card=card,
+            name=them,
+            answer=Answer.SPY.label,
+        )
     if card in base.exposed:
-        return f"{them}'s card {card} is exposed ({base.exposed[card].label}): the only answer is “exposed”."
+        return N_(
+            "%(name)s's card %(card)s is exposed (%(kind)s): the only answer is “%(answer)s”.",
+            card=card,
+            name=them,
+            kind=base.exposed[card].label,
+            answer=Answer.EXPOSED.label,
+        )
     if card in base.lit_bombs:
-        return f"{them}'s card {card} is a lit bomb: the only answer is “lit-bomb”."
+        return N_(
+            "%(name)s's card %(card)s is a lit bomb: the only answer is “%(answer)s”.",
+            card=card,
+            name=them,
+            answer=Answer.LIT_BOMB.label,
+        )
     if answer is Answer.EXPOSED:
-        return f"{them}'s card {card} is not exposed."
+        return N_("%(name)s's card %(card)s is not exposed.", card=card, name=them)
     if answer is Answer.LIT_BOMB:
-        return f"{them}'s card {card} is not a lit bomb: a bomb found for the first time answers “bomb”."
+        return N_(
+            "%(name)s's card %(card)s is not a lit bomb: a bomb found for the first time answers “%(answer)s”.",
+            card=card,
+            name=them,
+            answer=Answer.BOMB.label,
+        )
     if answer is Answer.BOMB:
-        return f"All {base.bombs} of {them}'s bombs are already lit."
-    if answer in (Answer.SAFE, Answer.TOP_SECRET):
-        kinds, word = (SAFES, "Safe") if answer is Answer.SAFE else (TOP_SECRETS, "Top Secret")
-        if all(kind in base.exposed.values() for kind in kinds):
-            return f"Both of {them}'s {word}s are exposed."
-        return f"{them}'s only hidden {word} is the current target, {base.target.label}: the answer is “target”."  # type: ignore[union-attr]
-    return f"{them} has no exposure target left."
+        return Nn_(
+            "%(name)s's only bomb is already lit.", "All %(num)s of %(name)s's bombs are already lit.", base.bombs, name=them
+        )
+    if answer is Answer.SAFE:
+        if all(kind in base.exposed.values() for kind in SAFES):
+            return N_("Both of %(name)s's Safes are exposed.", name=them)
+        return N_(
+            "%(name)s's only hidden Safe is the current target, %(target)s: the answer is “%(answer)s”.",
+            name=them,
+            target=base.target.label,  # type: ignore[union-attr]
+            answer=Answer.TARGET.label,
+        )
+    if answer is Answer.TOP_SECRET:
+        if all(kind in base.exposed.values() for kind in TOP_SECRETS):
+            return N_("Both of %(name)s's Top Secrets are exposed.", name=them)
+        return N_(
+            "%(name)s's only hidden Top Secret is the current target, %(target)s: the answer is “%(answer)s”.",
+            name=them,
+            target=base.target.label,  # type: ignore[union-attr]
+            answer=Answer.TARGET.label,
+        )
+    return N_("%(name)s has no exposure target left.", name=them)
 
 
 # --- reading what the table typed ---------------------------------------------------
 
 
-def _whole(text: str | None, field_name: str, what: str) -> int | None:
+def _whole(text: str | None, field_name: str, what: Message) -> int | None:
     text = (text or "").strip()
     if not text:
         return None
     try:
         return int(text)
     except ValueError:
-        message = f"{what} must be a whole number."
-        raise RulesError(message, {field_name: message}) from None
+        raise RulesError.about(field_name, N_("%(what)s must be a whole number.", what=what)) from None
 
 
 def look_from_form(text: str | None) -> tuple[int, int | None] | None:
@@ -699,19 +774,17 @@ def look_from_form(text: str | None) -> tuple[int, int | None] | None:
     try:
         return int(seat), None if card == "spy" else int(card)
     except ValueError:
-        message = "Tap a card on the base you spy on."
-        raise RulesError(message, {"look": message}) from None
+        raise RulesError.about("look", N_("Tap a card on the base you spy on.")) from None
 
 
 def move_from_form(form: Mapping[str, str]) -> Move | None:
     """Read the move fields (``steps``, ``turn_before``, ``turn_after``, ``other_end``)."""
-    steps = _whole(form.get("steps"), "steps", "The move")
+    steps = _whole(form.get("steps"), "steps", N_("The move"))
     flags = {key: bool(form.get(key)) for key in ("turn_before", "turn_after", "other_end")}
     if steps is None and not any(flags.values()):
         return None
     if steps is None and (flags["turn_before"] or flags["turn_after"]):
-        message = "Turning the Spy is part of a move: say how far it moves."
-        raise RulesError(message, {"steps": message})
+        raise RulesError.about("steps", N_("Turning the Spy is part of a move: say how far it moves."))
     return Move(steps=steps or 0, **flags)
 
 
@@ -722,8 +795,7 @@ def turn_from_form(state: SpyState, form: Mapping[str, str]) -> Turn:
     card, the opponent's Spy): the table is not asked what it already knows.
     """
     if state.to_play is None:
-        message = "The game is over: no more turns."
-        raise GameOverError(message, {"": message})
+        raise GameOverError(N_("The game is over: no more turns."))
     player = state.to_play
     move = move_from_form(form)
     look = look_from_form(form.get("look"))
@@ -739,6 +811,5 @@ def turn_from_form(state: SpyState, form: Mapping[str, str]) -> Turn:
         try:
             answer = Answer(text)
         except ValueError:
-            message = "Choose what the spied-on player answered."
-            raise RulesError(message, {"answer": message}) from None
+            raise RulesError.about("answer", N_("Choose what the spied-on player answered.")) from None
     return Turn(player=player, move=move, spy=SpyAction(target=target, card=card, answer=answer))

@@ -1,0 +1,141 @@
+"""The table's language: which one a request speaks, and saying the rules' messages in it.
+
+The language comes from the device's choice (a cookie set from the switcher on every
+page), else from the browser's Accept-Language, else English. Player names are data and
+never pass through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from babel.lists import format_list
+from flask import Blueprint, Flask, Response, flash, redirect, request
+from flask_babel import Babel, format_datetime, format_decimal, get_locale, get_translations, gettext
+
+from .passcode import OPEN_ENDPOINTS, safe_next
+from .rules import Either, Message
+
+bp = Blueprint("i18n", __name__)
+babel = Babel()
+
+# each language named in itself, so a reader finds theirs whatever the page is in
+LANGUAGES = {
+    "en": "English",
+    "es": "Español",
+    "it": "Italiano",
+    "te": "తెలుగు",
+    "az": "Azərbaycanca",
+}
+DEFAULT = "en"
+COOKIE = "lang"
+YEAR = 365 * 24 * 3600
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    # werkzeug falls back from "es-AR" to "es"
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+
+
+def language() -> str:
+    """The language this request speaks, as a code from ``LANGUAGES``."""
+    return str(get_locale() or DEFAULT)
+
+
+def say(value: Any) -> Any:
+    """A rules message in the request's language; anything else as it is.
+
+    Parameters that are messages are said too, and lists are joined as the language
+    joins them ("A, B and C", "A, B y C").
+    """
+    if isinstance(value, Message):
+        params = {key: _said_param(param) for key, param in value.params.items()}
+        translations = get_translations()
+        if value.plural is not None:
+            text = translations.ngettext(value.template, value.plural, value.count or 0)
+        else:
+            text = translations.gettext(value.template)
+        return text % params if params else text
+    return value
+
+
+def _said_param(value: Any) -> Any:
+    if isinstance(value, Message):
+        return say(value)
+    if isinstance(value, list | tuple):
+        style = "or" if isinstance(value, Either) else "standard"
+        return format_list([str(_said_param(item)) for item in value], style=style, locale=language())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value)
+    return value
+
+
+def say_all(errors: Mapping[str, Any]) -> dict[str, Any]:
+    """Every message of a form's errors, said."""
+    return {field: say(message) for field, message in errors.items()}
+
+
+def _finalize(value: Any) -> Any:
+    # every {{ value }} a template prints passes here: a rules message is said in the
+    # reader's language wherever it is printed, so no view can forget to translate one
+    return say(value) if isinstance(value, Message) else value
+
+
+def when(moment: datetime | None, style: str = "short") -> str:
+    """A date and time as the reader's language writes them."""
+    return "" if moment is None else format_datetime(moment, style)
+
+
+def number(value: int | float) -> str:
+    return format_decimal(value)
+
+
+def names(people: Sequence[str]) -> str:
+    """Player names joined as the reader's language joins a list: "Ana, Ben y Cy"."""
+    return format_list(list(people), locale=language()) if people else ""
+
+
+def init_app(app: Flask, translations: str) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = translations
+    babel.init_app(app, locale_selector=select_locale)
+    # as babel.cfg extracts them: a {% trans %} block's layout is not part of its message
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    app.jinja_env.filters["when"] = when
+    app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["names"] = names
+    app.jinja_env.filters["say"] = say
+    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
+    app.jinja_env.globals["language"] = language
+    app.register_blueprint(bp)
+    # a phone must be able to read the passcode page in its own language
+    OPEN_ENDPOINTS.add("i18n.choose")
+
+    @app.after_request
+    def vary(response: Response) -> Response:
+        if response.mimetype == "text/html":
+            response.vary.update(("Cookie", "Accept-Language"))
+        return response
+
+
+FINALIZE = _finalize
+
+
+@bp.post("/language")
+def choose() -> Response:
+    """Keep this device's language and go back to the page it was chosen on."""
+    code = request.form.get("lang", "")
+    response = redirect(safe_next(request.form.get("next")), code=303)
+    if code not in LANGUAGES:
+        flash(gettext("That language is not offered; the page stays as it was."))
+    else:
+        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True, secure=request.is_secure)
+    return response
+
+
+__all__ = ["LANGUAGES", "babel", "init_app", "language", "say", "say_all", "select_locale", "when"]
