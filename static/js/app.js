@@ -5,6 +5,12 @@
   "use strict";
   document.documentElement.classList.remove("no-js");
 
+  // a language is sent as soon as it is picked; without this script its button does it
+  document.addEventListener("change", (event) => {
+    const select = event.target.closest && event.target.closest("select[data-autosubmit]");
+    if (select) select.form.requestSubmit();
+  });
+
   function parsePoints(text) {
     const cleaned = (text || "").trim().replace("\u2212", "-");
     if (!/^-?\d+$/.test(cleaned)) return null;
