@@ -209,7 +209,7 @@ def test_safari_on_an_iphone_is_told_how_to_add_the_app_to_the_home_screen(brows
     iphone = phone_context(browser, user_agent=IPHONE)
     page = iphone.new_page()
     page.goto(pages["home"])
-    expect(page.get_by_text('tap Share, then "Add to Home Screen"')).to_be_visible()
+    expect(page.get_by_text("tap Share, then “Add to Home Screen”")).to_be_visible()
     iphone.close()
     android = phone_context(browser)
     page = android.new_page()

@@ -1,0 +1,179 @@
+"""The companion in the table's language, in a real Chromium at phone size."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import unicodedata
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.support import Translations
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.browsing import Server, phone_context
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
+PLACEHOLDER = re.compile(r"%\(\w+\)s")
+TELUGU = re.compile(r"[\u0c00-\u0c7f]")
+
+
+@cache
+def catalogue(locale: str) -> Translations:
+    return Translations.load(str(TRANSLATIONS), [locale])
+
+
+def said(locale: str, message: str, **params: object) -> str:
+    return catalogue(locale).gettext(message) % params if params else catalogue(locale).gettext(message)
+
+
+def english_left_on(page: Page, locale: str) -> list[str]:
+    """English sentences of the catalogue that show on the page although they have a translation."""
+    text = page.locator("body").inner_text()
+    left = []
+    for message in catalogue(locale)._catalog:  # noqa: SLF001  (msgid -> msgstr)
+        english = message[0] if isinstance(message, tuple) else message
+        translated = catalogue(locale)._catalog[message]  # noqa: SLF001
+        if not english or translated == english:
+            continue
+        piece = max(PLACEHOLDER.split(english), key=len).strip()
+        if len(piece) >= 15 and piece in text:
+            left.append(piece)
+    return left
+
+
+@pytest.fixture
+def spanish_phone(browser: Browser) -> Iterator[Page]:
+    # a phone set to Spanish: its browser sends Accept-Language: es-ES
+    context = phone_context(browser, locale="es-ES")
+    yield context.new_page()
+    context.close()
+
+
+def test_a_deal_played_in_spanish(spanish_phone: Page, server: Server) -> None:
+    page = spanish_phone
+    page.goto(f"{server.url}/new")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    # the game as the Spanish rules name it
+    expect(page.locator("main")).to_contain_text("Espía negro")
+    for row, name in enumerate(("Ana", "Ben", "Cy", "Dee")):
+        page.locator(f"input[name=player-{row}]").fill(name)
+    page.locator("input[name=first_dealer][value='0']").check()
+    page.locator("form[action$='/black-spy/new'] button[type=submit]").click()
+    page.wait_for_url("**/black-spy/*")
+
+    expect(page.locator("#next-deal-title")).to_have_text(said("es", "Deal %(number)s: %(name)s deals", number=1, name="Ana"))
+    for name, points in {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 5}.items():
+        page.get_by_role("textbox", name=name, exact=True).fill(str(points))
+    page.locator("#deal-form button[type=submit]").first.click()
+    # refused, in Spanish, by the total
+    expect(page.locator("#total-error")).to_have_text(
+        said("es", "The points add up to %(total)s, not %(deal_total)s: check each player's count.", total=65, deal_total=60)
+    )
+    page.get_by_role("textbox", name="Dee", exact=True).fill("0")
+    page.locator("#deal-form button[type=submit]").first.click()
+    expect(page.locator(".messages")).to_contain_text(said("es", "Deal %(number)s recorded.", number=1))
+    expect(page.locator("#next-deal-title")).to_have_text(said("es", "Deal %(number)s: %(name)s deals", number=2, name="Ben"))
+    assert english_left_on(page, "es") == []
+
+
+def test_the_switcher_changes_the_language_and_stays_on_the_page(phone: Page, server: Server) -> None:
+    phone.goto(f"{server.url}/history")
+    expect(phone.locator("html")).to_have_attribute("lang", "en")
+    phone.get_by_label("Language").select_option("it")
+    phone.wait_for_load_state()
+    expect(phone.locator("html")).to_have_attribute("lang", "it")
+    assert phone.url.endswith("/history")
+    phone.goto(f"{server.url}/")
+    expect(phone.locator("html")).to_have_attribute("lang", "it")
+    assert english_left_on(phone, "it") == []
+
+
+@cache
+def families_covering(codepoint: int) -> frozenset[str]:
+    listed = subprocess.run(["fc-list", f":charset={codepoint:x}", "family"], capture_output=True, text=True, check=True)
+    return frozenset(name.strip() for line in listed.stdout.splitlines() for name in line.split(","))
+
+
+def badly_drawn(page: Page, script: re.Pattern[str], sample: int) -> list[str]:
+    """Texts on the page in ``script`` that a font without that script drew (as empty boxes).
+
+    Chromium reports, for each element, the platform fonts that drew its text and how
+    many glyphs each drew. A character the fonts lack is drawn with a font that does
+    not cover the script, so fonts outside the script then draw more glyphs than the
+    element has characters outside the script.
+    """
+    covering = families_covering(sample)
+    count = page.evaluate(
+        """(source) => {
+            const script = new RegExp(source);
+            let n = 0;
+            for (const el of document.querySelectorAll("body *")) {
+                const own = [...el.childNodes].filter((c) => c.nodeType === 3).map((c) => c.data).join("");
+                if (script.test(own) && el.getClientRects().length) { el.dataset.glyphCheck = n++; }
+            }
+            return n;
+        }""",
+        script.pattern,
+    )
+    assert count > 0, "no text in this script on the page"
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    wrong = []
+    for node_id in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "[data-glyph-check]"})["nodeIds"]:
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node_id})["fonts"]
+        own = cdp.send("DOM.resolveNode", {"nodeId": node_id})["object"]["objectId"]
+        text = cdp.send(
+            "Runtime.callFunctionOn",
+            {
+                "objectId": own,
+                "functionDeclaration": "function () { return [...this.childNodes].filter((c) => c.nodeType === 3).map((c) => c.data).join(''); }",
+                "returnByValue": True,
+            },
+        )["result"]["value"]
+        others = sum(1 for char in text if not script.match(char) and unicodedata.category(char) != "Zs")
+        outside = sum(font["glyphCount"] for font in fonts if font["familyName"] not in covering)
+        inside = sum(font["glyphCount"] for font in fonts if font["familyName"] in covering)
+        if inside == 0 or outside > others + text.count(" ") + text.count("\u00a0"):
+            wrong.append(f"{text.strip()[:40]!r} drawn with {[(f['familyName'], f['glyphCount']) for f in fonts]}")
+    cdp.detach()
+    return wrong
+
+
+@pytest.fixture
+def telugu_phone(browser: Browser) -> Iterator[Page]:
+    context = phone_context(browser, locale="te-IN")
+    yield context.new_page()
+    context.close()
+
+
+def test_the_glyph_check_sees_characters_no_font_has(phone: Page, server: Server) -> None:
+    # U+10FFFD is in no font here: if the check passed this, it could pass anything
+    unassigned = 0x10FFFD
+    assert not families_covering(unassigned)
+    phone.goto(f"{server.url}/")
+    phone.evaluate("document.querySelector('main').insertAdjacentHTML('afterbegin', '<p>\\u{10FFFD}\\u{10FFFD} ok</p>')")
+    assert badly_drawn(phone, re.compile("[\U0010fffd]"), unassigned) != []
+
+
+@pytest.mark.parametrize("path", ["/", "/new", "/rules/black-spy", "/rules/spy", "/history"])
+def test_telugu_pages_have_every_glyph(telugu_phone: Page, server: Server, path: str) -> None:
+    telugu_phone.goto(f"{server.url}{path}")
+    expect(telugu_phone.locator("html")).to_have_attribute("lang", "te")
+    assert badly_drawn(telugu_phone, TELUGU, 0x0C15) == []
+
+
+def test_a_telugu_game_page_has_every_glyph(telugu_phone: Page, server: Server) -> None:
+    page = telugu_phone
+    page.goto(f"{server.url}/new")
+    for row, name in enumerate(("Ana", "Ben", "Cy")):
+        page.locator(f"input[name=player-{row}]").fill(name)
+    page.locator("input[name=first_dealer][value='1']").check()
+    page.locator("form[action$='/black-spy/new'] button[type=submit]").click()
+    page.wait_for_url("**/black-spy/*")
+    assert badly_drawn(page, TELUGU, 0x0C15) == []
+    assert english_left_on(page, "te") == []

@@ -1,0 +1,153 @@
+"""The table's language: chosen by the browser or the device, kept, and spoken everywhere."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from html import unescape
+from pathlib import Path
+
+import pytest
+from babel.support import Translations
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.i18n import LANGUAGES, say, when
+from companion.models import Game
+from companion.rules import N_, Nn_
+from tests.helpers import post_points, snapshot, start_game
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+OTHER_LANGUAGES = [code for code in LANGUAGES if code != "en"]
+
+
+def catalogue(locale: str) -> Translations:
+    return Translations.load(str(TRANSLATIONS), [locale])
+
+
+def html_lang(html: str) -> str:
+    match = re.search(r'<html lang="([^"]+)"', html)
+    assert match
+    return match.group(1)
+
+
+def text_of(response) -> str:
+    return unescape(response.get_data(as_text=True))
+
+
+def test_a_browser_asking_for_spanish_gets_spanish(client: FlaskClient) -> None:
+    html = text_of(client.get("/", headers={"Accept-Language": "es-AR,es;q=0.9,en;q=0.5"}))
+    assert html_lang(html) == "es"
+    assert catalogue("es").gettext("Language") in html
+    assert catalogue("es").gettext("Language") != "Language"
+
+
+def test_a_language_nobody_translated_falls_back_to_english(client: FlaskClient) -> None:
+    assert html_lang(text_of(client.get("/", headers={"Accept-Language": "fr-FR,de;q=0.8"}))) == "en"
+
+
+@pytest.mark.parametrize("code", OTHER_LANGUAGES)
+def test_the_switcher_keeps_a_language_on_this_device(client: FlaskClient, code: str) -> None:
+    response = client.post("/language", data={"lang": code, "next": "/history"})
+    assert response.status_code == 303
+    assert response.location.endswith("/history")
+    cookie = client.get_cookie("lang")
+    assert cookie is not None and cookie.value == code and cookie.http_only
+    # the device's choice wins over what the browser asks for
+    html = text_of(client.get("/", headers={"Accept-Language": "en"}))
+    assert html_lang(html) == code
+    assert catalogue(code).gettext("Language") in html
+
+
+def test_an_unknown_language_changes_nothing_and_says_so(client: FlaskClient) -> None:
+    client.post("/language", data={"lang": "es", "next": "/"})
+    response = client.post("/language", data={"lang": "xx", "next": "/"}, follow_redirects=True)
+    assert client.get_cookie("lang").value == "es"
+    assert catalogue("es").gettext("That language is not offered; the page stays as it was.") in text_of(response)
+
+
+def test_the_switcher_never_sends_anyone_to_another_site(client: FlaskClient) -> None:
+    response = client.post("/language", data={"lang": "it", "next": "//evil.example/x"})
+    assert response.location.endswith("/") and "evil" not in response.location
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/new", "/history", "/players", "/offline", "/rules/black-spy", "/rules/spy", "/passcode"]
+)
+def test_every_page_offers_the_switcher_and_names_its_language(client: FlaskClient, path: str) -> None:
+    html = client.get(path, headers={"Accept-Language": "te"}).get_data(as_text=True)
+    assert html_lang(html) == "te"
+    assert 'action="/language"' in html
+    for code, name in LANGUAGES.items():
+        assert f'value="{code}" lang="{code}"' in html and name in html
+
+
+def test_pages_say_which_languages_they_vary_by(client: FlaskClient) -> None:
+    vary = client.get("/").headers["Vary"]
+    assert "Cookie" in vary and "Accept-Language" in vary
+
+
+def test_a_refused_deal_is_explained_in_the_tables_language(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    client.post("/language", data={"lang": "es", "next": "/"})
+    before = snapshot(app)
+    response = post_points(client, game_id, [10, 10, 10, 10])
+    assert response.status_code == 422
+    expected = catalogue("es").gettext(
+        "The points add up to %(total)s, not %(deal_total)s: check each player's count."
+    ) % {"total": "40", "deal_total": "60"}
+    assert expected in text_of(response)
+    assert snapshot(app) == before
+
+
+def test_player_names_are_never_translated(client: FlaskClient) -> None:
+    # names that are also words of the app stay as the table typed them
+    game_id = start_game(client, names=("Language", "Undo", "Deal", "Pass"))
+    client.post("/language", data={"lang": "az", "next": "/"})
+    html = text_of(client.get(f"/black-spy/{game_id}"))
+    for name in ("Language", "Undo", "Deal", "Pass"):
+        assert name in html
+
+
+@pytest.mark.parametrize("code", ["te", "az", "es", "it"])
+def test_plurals_follow_each_languages_rule(app: Flask, code: str) -> None:
+    singular, plural = "Imported %(num)s game.", "Imported %(num)s games."
+    translations = catalogue(code)
+    with app.test_request_context(headers={"Cookie": f"lang={code}"}):
+        one, many = say(Nn_(singular, plural, 1)), say(Nn_(singular, plural, 2))
+    assert one == translations.ngettext(singular, plural, 1) % {"num": "1"}
+    assert many == translations.ngettext(singular, plural, 2) % {"num": "2"}
+    assert one != many
+
+
+def test_a_rules_message_is_said_with_its_parameters_said_too(app: Flask) -> None:
+    message = N_("Pick a colour: %(colours)s.", colours=[N_("green"), N_("red")])
+    assert message == "Pick a colour: green and red."
+    es = catalogue("es")
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        said = say(message)
+    assert es.gettext("green") in said and es.gettext("red") in said
+    assert said.startswith(es.gettext("Pick a colour: %(colours)s.").split("%")[0])
+
+
+def test_dates_are_written_as_the_language_writes_them(app: Flask) -> None:
+    new_year_eve = datetime(2026, 12, 31, 20, 5)
+    written = {}
+    for code in ("en", "es", "te"):
+        with app.test_request_context(headers={"Accept-Language": code}):
+            written[code] = when(new_year_eve)
+    assert "12/31/26" in written["en"]
+    assert "31/12/26" in written["es"]
+    assert len(set(written.values())) == 3
+
+
+def test_the_game_list_dates_each_game_in_the_readers_language(app: Flask, client: FlaskClient) -> None:
+    start_game(client)
+    with app.app_context():
+        created = db.session.scalars(select(Game.created_at)).one()
+    for code in ("en", "it"):
+        with app.test_request_context(headers={"Accept-Language": code}):
+            expected = when(created)
+        assert expected in text_of(client.get("/", headers={"Accept-Language": code}))
