@@ -5,6 +5,7 @@ Every figure on these pages comes from the rules modules; the templates only wor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import fields
 
@@ -17,6 +18,7 @@ from .rules import black_spy as bs
 from .rules import spy as sr
 
 bp = Blueprint("reference", __name__, url_prefix="/rules")
+GAME_ID = re.compile(r"[A-Za-z0-9]{4,32}")
 
 # what a preset may change, as the classic page compares it with the standard rules
 _COMPARED = tuple(field.name for field in fields(bs.RuleSet) if field.name not in ("preset", "custom_end_value"))
@@ -37,6 +39,12 @@ def _word(value: object) -> str:
         return format_decimal(value)
     # a rules message (a colour's name, say) in the reader's language
     return str(say(value))
+
+
+def back_to() -> str | None:
+    """The game the reader came from, to offer a way back: an installed app has no back button."""
+    game = request.args.get("game", "")
+    return game if GAME_ID.fullmatch(game) else None
 
 
 @bp.get("/black-spy")
@@ -79,6 +87,7 @@ def black_spy() -> str:
         shooter_score=bs.SHOOTER_SCORE,
         others_score=rules.deal_total,
         or_list=or_list,
+        back_to=back_to(),
     )
 
 
@@ -117,4 +126,5 @@ def spy() -> str:
         out_reasons=tuple(sr.OutReason),
         or_list=or_list,
         and_list=and_list,
+        back_to=back_to(),
     )

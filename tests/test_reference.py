@@ -20,14 +20,6 @@ PRESETS = [preset.value for preset in bs.Preset]
 PASS_WORDS = {"left": "to the left", "right": "to the right", "across": "across"}
 
 
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    # the pages can be tried before create_app registers them
-    if "reference" not in app.blueprints:
-        app.register_blueprint(reference.bp)
-    return app.test_client()
-
-
 def page(client: FlaskClient, path: str, **query: str) -> str:
     response = client.get(path, query_string=query or None)
     assert response.status_code == 200, response.get_data(as_text=True)
@@ -188,8 +180,8 @@ def test_a_black_spy_game_links_to_the_rules_it_is_played_by(client: FlaskClient
     game_id = start_game(client, preset=preset)
     html = page(client, f"/black-spy/{game_id}")
     with app.test_request_context():
-        link = url_for("reference.black_spy", rules=preset)
-    assert f'href="{link}"' in html
+        link = url_for("reference.black_spy", rules=preset, game=game_id)
+    assert f'href="{link}"'.replace("&", "&amp;") in html
     page(client, link)
 
 
@@ -252,8 +244,9 @@ def test_a_spy_game_links_to_the_spy_rules(client: FlaskClient, app: Flask) -> N
     response = client.post("/spy/new", data=form)
     assert response.status_code == 303, response.get_data(as_text=True)
     html = page(client, response.location)
+    game_id = response.location.rsplit("/", 1)[-1]
     with app.test_request_context():
-        link = url_for("reference.spy")
+        link = url_for("reference.spy", game=game_id)
     assert f'href="{link}"' in html
 
 
@@ -266,3 +259,19 @@ def test_the_pages_open_in_every_language_offered(client: FlaskClient, language:
     response = client.get(path, headers={"Accept-Language": language})
     assert response.status_code == 200
     assert f'<html lang="{language}"' in response.get_data(as_text=True)
+
+
+def test_a_player_who_came_from_a_game_is_offered_the_way_back(client: FlaskClient) -> None:
+    # an installed app has no back button of its own
+    game_id = start_game(client)
+    link = re.search(r'href="([^"]*/rules/black-spy[^"]*)"', page(client, f"/black-spy/{game_id}")).group(1)
+    rules_page = page(client, htmllib.unescape(link))
+    assert f'href="/black-spy/{game_id}"' in rules_page
+    # the tabs keep the way back too
+    assert f"rules=classic&amp;game={game_id}" in rules_page
+
+
+def test_a_way_back_is_offered_only_to_something_shaped_like_a_game(client: FlaskClient) -> None:
+    for junk in ("", "x", "../../etc", "a" * 40, "<script>"):
+        html = page(client, "/rules/spy", game=junk)
+        assert "Back to the game" not in html

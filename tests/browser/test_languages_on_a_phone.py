@@ -67,13 +67,13 @@ def test_a_deal_played_in_spanish(spanish_phone: Page, server: Server) -> None:
     expect(page.locator("#next-deal-title")).to_have_text(said("es", "Deal %(number)s: %(name)s deals", number=1, name="Ana"))
     for name, points in {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 5}.items():
         page.get_by_role("textbox", name=name, exact=True).fill(str(points))
-    page.locator("#deal-form button[type=submit]").first.click()
+    page.locator("form.deal-form button.big").first.click()
     # refused, in Spanish, by the total
     expect(page.locator("#total-error")).to_have_text(
         said("es", "The points add up to %(total)s, not %(deal_total)s: check each player's count.", total=65, deal_total=60)
     )
     page.get_by_role("textbox", name="Dee", exact=True).fill("0")
-    page.locator("#deal-form button[type=submit]").first.click()
+    page.locator("form.deal-form button.big").first.click()
     expect(page.locator(".messages")).to_contain_text(said("es", "Deal %(number)s recorded.", number=1))
     expect(page.locator("#next-deal-title")).to_have_text(said("es", "Deal %(number)s: %(name)s deals", number=2, name="Ben"))
     assert english_left_on(page, "es") == []
