@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date
 
 from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
-from sqlalchemy import exists, func, select
+from sqlalchemy import exists, select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
-from .models import Game, Player, Seat
+from .models import Game, Player, Seat, name_key
 from .i18n import say
 from .rules import N_, RulesError
 from .rules.players import clean_name
@@ -95,7 +95,7 @@ def rename(player_id: int) -> Response | tuple[str, int]:
     try:
         name = clean_name(request.form.get("name", ""))
         clash = db.session.scalar(
-            select(Player).where(func.lower(Player.name) == name.lower(), Player.id != person.id)
+            select(Player).where(Player.key == name_key(name), Player.id != person.id).limit(1)
         )
         if clash is not None:
             raise RulesError.about("name", N_("There is already a player called %(name)s.", name=clash.name))

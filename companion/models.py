@@ -13,7 +13,7 @@ from flask import abort
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
-from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, validates
 
 from .extensions import db
 from .rules import black_spy as bs
@@ -37,9 +37,26 @@ class Player(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(bs.MAX_NAME_LENGTH), unique=True)
+    # the name in any case, as Python folds it: a database's lower() knows only ASCII, so
+    # "Əli" and "əli" would be two players (and the second a UNIQUE error)
+    key: Mapped[str] = mapped_column(String(4 * bs.MAX_NAME_LENGTH), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # when they last sat down to a game: lists of players show the most recent first
     last_seen: Mapped[datetime | None] = mapped_column(index=True)
+
+    @validates("name")
+    def _keep_key(self, _field: str, name: str) -> str:
+        self.key = name_key(name)
+        return name
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player.
+
+    >>> name_key("ƏLI") == name_key("əli"), name_key("Álvaro") == name_key("álvaro")
+    (True, True)
+    """
+    return name.casefold()
 
 
 class PlayerDay(db.Model):
@@ -359,7 +376,7 @@ def player_named(name: str, seen: datetime | None = None) -> Player:
 
     ``seen`` is when they sat down to the game, now unless an imported game says otherwise.
     """
-    player = db.session.scalar(select(Player).where(func.lower(Player.name) == name.lower()))
+    player = db.session.scalar(select(Player).where(Player.key == name_key(name)).order_by(Player.id).limit(1))
     if player is None:
         player = Player(name=name)
         db.session.add(player)

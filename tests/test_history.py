@@ -826,3 +826,12 @@ def test_the_score_chart_has_a_line_per_player_the_end_line_and_a_mark_per_shoot
     assert len(re.findall(r'<circle class="shoot"', chart.group(1))) == 2
     css = client.get(re.search(r'href="(/static/css/app\.css[^"]*)"', page).group(1)).get_data(as_text=True)
     assert re.search(r"\.end-line\s*\{[^}]*stroke-dasharray", css), "the end line is not dashed"
+
+
+@pytest.mark.parametrize("again", ["Əli", "əli", "ƏLİ".replace("İ", "I")])
+def test_a_name_beyond_ascii_is_the_same_player_in_any_case(client: FlaskClient, app: Flask, again: str) -> None:
+    start_game(client, names=("Əli", "Ben", "Cy"))
+    start_game(client, names=(again, "Ben", "Cy"))
+    with app.app_context():
+        names = db.session.scalars(select(Player.name)).all()
+    assert sorted(names) == ["Ben", "Cy", "Əli"]
