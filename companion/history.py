@@ -13,7 +13,7 @@ from .models import Game, Player, Seat, name_key
 from .i18n import say
 from .rules import N_, RulesError
 from .rules.players import clean_name
-from .stats import Period, head_to_head, player_stats
+from .stats import HEAVY_DEAL, Period, head_to_head, player_stats
 
 bp = Blueprint("history", __name__)
 
@@ -75,6 +75,7 @@ def player(player_id: int) -> Response:
         errors["period"] = N_("Dates are written YYYY-MM-DD.")
     html = render_template(
         "history/player.html",
+        HEAVY_DEAL=HEAVY_DEAL,
         player=person,
         stats=player_stats(person.id, period),
         rivals=head_to_head(person.id, period),

@@ -29,6 +29,11 @@ from .rules import spy as rules
 
 bp = Blueprint("spy", __name__, url_prefix="/spy")
 
+
+@bp.record_once
+def table_sizes(state) -> None:  # noqa: ANN001  (flask's BlueprintSetupState)
+    state.app.jinja_env.globals["SPY_PLAYERS"] = (rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+
 ROWS = rules.MAX_PLAYERS
 
 

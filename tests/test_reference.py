@@ -160,7 +160,7 @@ def test_the_classic_page_says_what_the_classic_rules_change(client: FlaskClient
     assert "The player on the dealer's left leads the first trick." in said
     assert f"Coloured Spies are worth nothing ({standard.coloured_spy_points} points each in the standard rules)." in said
     assert f"A deal adds up to {classic.deal_total} points ({standard.deal_total} in the standard rules)." in said
-    assert f"The game ends when a total reaches {end_value}, whatever the number of players." in said
+    assert f"The game ends when a total reaches or passes {end_value}, whatever the number of players." in said
     assert "The shoot rule is off unless the table turns it on." in said
 
 

@@ -61,8 +61,11 @@ def update(template: Catalog) -> None:
             )
         # a fuzzy header would stop the catalogue being compiled at all
         catalog.fuzzy = False
+        created = catalog.creation_date
         # a fresh copy each time: babel's update shares the template's message objects
         catalog.update(copy.deepcopy(template), no_fuzzy_matching=True)
+        # the date of the catalogue, not of this run: an extract that finds nothing new changes nothing
+        catalog.creation_date = created
         # messages no longer in the code go, rather than linger as comments
         catalog.obsolete.clear()
         if locale == SOURCE:
