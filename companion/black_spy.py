@@ -47,7 +47,11 @@ class ShootQuestion(Exception):
 @bp.record_once
 def rulebook_words(state) -> None:  # noqa: ANN001  (flask's BlueprintSetupState)
     # a global, not a context processor, so macros imported without context see it too
-    state.app.jinja_env.globals.update(BLACK_CARDS=bs.BLACK_CARDS, PASSED_CARDS=bs.PASSED_CARDS)
+    state.app.jinja_env.globals.update(
+        BLACK_CARDS=bs.BLACK_CARDS,
+        PASSED_CARDS=bs.PASSED_CARDS,
+        BLACK_SPY_PLAYERS=(bs.STANDARD.min_players, bs.STANDARD.max_players),
+    )
 
 
 def load(game_id: str) -> Game:
