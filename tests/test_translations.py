@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import i18n as catalogues  # noqa: E402  (tools/i18n.py)
 
 # attributes a person reads or hears
-READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "label", "aria-description"}
+READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "label", "aria-description", "hx-confirm"}
 LETTER = re.compile(r"[^\W\d_]")
 HOLE = "\ufffc"  # what a {{ value }} leaves behind: not a letter
 
