@@ -21,10 +21,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    from .i18n import FINALIZE
+    from .i18n import say
 
-    # before anything builds the jinja environment: every printed rules message is translated
-    app.jinja_options = {**app.jinja_options, "finalize": FINALIZE}
+    # before anything builds the jinja environment: every rules message a template prints
+    # ({{ errors.total }}, {{ message }}) is said in the reader's language
+    app.jinja_options = {**app.jinja_options, "finalize": say}
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get(

@@ -7,15 +7,16 @@ never pass through here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from babel.lists import format_list
-from flask import Blueprint, Flask, Response, flash, redirect, request
+from flask import Blueprint, Flask, Response, current_app, flash, redirect, request
 from flask_babel import Babel, format_datetime, format_decimal, get_locale, get_translations, gettext
 
-from .passcode import OPEN_ENDPOINTS, safe_next
+from .passcode import safe_next
 from .rules import Either, Message
 
 bp = Blueprint("i18n", __name__)
@@ -40,6 +41,18 @@ def select_locale() -> str:
         return chosen
     # werkzeug falls back from "es-AR" to "es"
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+
+
+def here() -> str:
+    """Where the language switcher brings the reader back to: this page, if it can be
+    opened again. A page that answered a form (a refused deal, say) cannot: back to the
+    page the form was on."""
+    if request.method == "GET":
+        return request.full_path.rstrip("?")
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc == request.host and referrer.path:
+        return referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    return "/"
 
 
 def language() -> str:
@@ -75,17 +88,6 @@ def _said_param(value: Any) -> Any:
     return value
 
 
-def say_all(errors: Mapping[str, Any]) -> dict[str, Any]:
-    """Every message of a form's errors, said."""
-    return {field: say(message) for field, message in errors.items()}
-
-
-def _finalize(value: Any) -> Any:
-    # every {{ value }} a template prints passes here: a rules message is said in the
-    # reader's language wherever it is printed, so no view can forget to translate one
-    return say(value) if isinstance(value, Message) else value
-
-
 def when(moment: datetime | None, style: str = "short") -> str:
     """A date and time as the reader's language writes them."""
     return "" if moment is None else format_datetime(moment, style)
@@ -104,6 +106,8 @@ def init_app(app: Flask, translations: str) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = translations
     babel.init_app(app, locale_selector=select_locale)
+    # a message put into a translated sentence ({% trans %}, _() with parameters) is said too
+    Message.speaker = say
     # as babel.cfg extracts them: a {% trans %} block's layout is not part of its message
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.filters["when"] = when
@@ -112,9 +116,8 @@ def init_app(app: Flask, translations: str) -> None:
     app.jinja_env.filters["say"] = say
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["language"] = language
+    app.jinja_env.globals["here"] = here
     app.register_blueprint(bp)
-    # a phone must be able to read the passcode page in its own language
-    OPEN_ENDPOINTS.add("i18n.choose")
 
     @app.after_request
     def vary(response: Response) -> Response:
@@ -122,8 +125,6 @@ def init_app(app: Flask, translations: str) -> None:
             response.vary.update(("Cookie", "Accept-Language"))
         return response
 
-
-FINALIZE = _finalize
 
 
 @bp.post("/language")
@@ -134,8 +135,9 @@ def choose() -> Response:
     if code not in LANGUAGES:
         flash(gettext("That language is not offered; the page stays as it was."))
     else:
-        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True, secure=request.is_secure)
+        secure = bool(current_app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True, secure=secure)
     return response
 
 
-__all__ = ["LANGUAGES", "babel", "init_app", "language", "say", "say_all", "select_locale", "when"]
+__all__ = ["LANGUAGES", "babel", "init_app", "language", "say", "select_locale", "when"]

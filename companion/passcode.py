@@ -21,6 +21,8 @@ bp = Blueprint("passcode", __name__)
 # pages a phone needs before it knows the passcode
 OPEN_ENDPOINTS = {
     "static", "pwa.manifest", "pwa.service_worker", "pwa.offline", "passcode.enter", "passcode.check",
+    # the passcode page is read in the phone's own language
+    "i18n.choose",
     # a read-only link is shared so that others can follow without the passcode
     "watch.show",
 }
@@ -55,8 +57,16 @@ def _ask_for_passcode() -> Response | None:
 
 
 def safe_next(value: str | None) -> str:
-    # only a path on this site: never send someone elsewhere after they type the passcode
-    if not value or not value.startswith("/") or value.startswith("//") or urlsplit(value).netloc:
+    # only a path on this site: never send someone elsewhere after they type the passcode.
+    # A backslash is a slash to some browsers; a control character cannot go in a header.
+    if (
+        not value
+        or not value.startswith("/")
+        or value.startswith("//")
+        or "\\" in value
+        or not value.isprintable()
+        or urlsplit(value).netloc
+    ):
         return url_for("games.index")
     return value
 

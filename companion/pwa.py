@@ -40,6 +40,7 @@ def manifest() -> Response:
         current_app.json.dumps(data), mimetype="application/manifest+json"
     )
     response.cache_control.no_cache = True
+    response.vary.update(("Cookie", "Accept-Language"))  # its name and description are translated
     return response
 
 

@@ -8,6 +8,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask import Flask
 from flask.testing import FlaskClient
@@ -16,7 +17,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.i18n import LANGUAGES, say, when
 from companion.models import Game
-from companion.rules import N_, Nn_
+from companion.rules import Either, N_, Nn_
 from tests.helpers import post_points, snapshot, start_game
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -24,7 +25,33 @@ OTHER_LANGUAGES = [code for code in LANGUAGES if code != "en"]
 
 
 def catalogue(locale: str) -> Translations:
-    return Translations.load(str(TRANSLATIONS), [locale])
+    loaded = Translations.load(str(TRANSLATIONS), [locale])
+    # Translations.load falls back to English when the .mo is missing: that must not pass
+    assert isinstance(loaded, Translations) and loaded._catalog, f"no compiled catalogue for {locale}"  # noqa: SLF001
+    return loaded
+
+
+@pytest.mark.parametrize("code", OTHER_LANGUAGES)
+def test_each_language_has_a_compiled_catalogue_that_says_something_else(code: str) -> None:
+    assert catalogue(code).gettext("Language") != "Language"
+    assert catalogue(code).gettext("Record deal %(number)s") != "Record deal %(number)s"
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_the_compiled_catalogues_say_what_their_sources_say(code: str) -> None:
+    # the .mo files are built by make, never committed: a stale one would test old words
+    with (TRANSLATIONS / code / "LC_MESSAGES" / "messages.po").open("rb") as file:
+        source = read_po(file, locale=code)
+    compiled = catalogue(code)
+    for message in source:
+        if not message.id or not message.string:
+            continue
+        if message.pluralizable:
+            for form, text in enumerate(message.string):
+                assert compiled._catalog[(message.id[0], form)] == text  # noqa: SLF001
+        else:
+            key = message.id if message.context is None else f"{message.context}\x04{message.id}"
+            assert compiled._catalog[key] == message.string  # noqa: SLF001
 
 
 def html_lang(html: str) -> str:
@@ -122,6 +149,25 @@ def test_plurals_follow_each_languages_rule(app: Flask, code: str) -> None:
     assert one != many
 
 
+@pytest.mark.parametrize("code", ["es", "it"])
+def test_spanish_and_italian_say_a_round_million_their_own_way(app: Flask, code: str) -> None:
+    # CLDR gives both a third form, for exact millions: "1.000.000 de partidas"
+    singular, plural = "Imported %(num)s game.", "Imported %(num)s games."
+    with app.test_request_context(headers={"Cookie": f"lang={code}"}):
+        million, two = say(Nn_(singular, plural, 1_000_000)), say(Nn_(singular, plural, 2))
+    assert million == catalogue(code).ngettext(singular, plural, 1_000_000) % {"num": "1.000.000"}
+    assert million.replace("1.000.000", "N") != two.replace("2", "N")
+
+
+def test_a_choice_is_said_with_the_languages_or(app: Flask) -> None:
+    message = N_("Pick a colour: %(colours)s.", colours=Either([N_("green"), N_("red"), N_("blue")]))
+    assert message == "Pick a colour: green, red, or blue."
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        said = say(message)
+    it = catalogue("it")
+    assert f"{it.gettext('red')} o {it.gettext('blue')}" in said
+
+
 def test_a_rules_message_is_said_with_its_parameters_said_too(app: Flask) -> None:
     message = N_("Pick a colour: %(colours)s.", colours=[N_("green"), N_("red")])
     assert message == "Pick a colour: green and red."
@@ -151,3 +197,37 @@ def test_the_game_list_dates_each_game_in_the_readers_language(app: Flask, clien
         with app.test_request_context(headers={"Accept-Language": code}):
             expected = when(created)
         assert expected in text_of(client.get("/", headers={"Accept-Language": code}))
+
+
+def test_a_rules_word_put_into_a_translated_sentence_is_translated_too(app: Flask) -> None:
+    label = N_("Top Secret 2")
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        block = app.jinja_env.from_string("{% trans target=label %}Next target: <strong>{{ target }}</strong>{% endtrans %}")
+        call = app.jinja_env.from_string('{{ _("Next target: <strong>%(target)s</strong>", target=label) }}')
+        in_block, in_call = block.render(label=label), call.render(label=label)
+    spanish = catalogue("es").gettext("Top Secret 2")
+    assert spanish != "Top Secret 2"
+    assert f"<strong>{spanish}</strong>" in in_block and f"<strong>{spanish}</strong>" in in_call
+
+
+def test_a_name_with_markup_or_percent_signs_is_shown_as_typed(client: FlaskClient) -> None:
+    game_id = start_game(client, names=("<b>Ana</b>", "50%", "%(x)s", "Dee"))
+    client.post("/language", data={"lang": "it", "next": "/"})
+    html = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    assert "<b>Ana</b>" not in html and "&lt;b&gt;Ana&lt;/b&gt;" in html
+    assert "50%" in html and "%(x)s" in html
+
+
+def test_switching_language_on_a_page_that_answered_a_form_returns_to_the_form(client: FlaskClient) -> None:
+    refused = client.post("/black-spy/new", data={"player-0": "Ana"}, headers={"Referer": "http://localhost/new?game=black-spy"})
+    assert refused.status_code == 422
+    back = re.search(r'name="next" value="([^"]*)"', refused.get_data(as_text=True)).group(1)
+    assert unescape(back) == "/new?game=black-spy"
+    assert client.get(unescape(back)).status_code == 200
+
+
+@pytest.mark.parametrize("target", ["/\nX", "/\\evil.example", "/\r\nSet-Cookie: x=1"])
+def test_the_switcher_refuses_a_way_back_no_header_can_carry(client: FlaskClient, target: str) -> None:
+    response = client.post("/language", data={"lang": "es", "next": target})
+    assert response.status_code == 303
+    assert response.location.endswith("/")

@@ -89,6 +89,11 @@ def unmarked_literals(source: str) -> list[str]:
                 printed(part)
         elif isinstance(node, nodes.Add | nodes.Mod):
             printed(node.left)
+        elif isinstance(node, nodes.Or | nodes.And):
+            printed(node.left)
+            printed(node.right)
+        elif isinstance(node, nodes.Filter) and node.node is not None:
+            printed(node.node)
 
     for output in environment.parse(source).find_all(nodes.Output):
         for child in output.nodes:
@@ -112,6 +117,7 @@ def test_the_template_check_finds_an_unmarked_word() -> None:
     words.feed(without_jinja('<p>{{ _("Marked") }} <b title="Unmarked">{{ name }}</b> left</p>'))
     assert words.found == ['b title="Unmarked"', "left"]
     assert unmarked_literals('{{ "won" if x else _("lost") }}') == ["won"]
+    assert unmarked_literals('{{ x or "none" }}{{ "Won"|upper }}{{ _("Fine")|upper }}') == ["none", "Won"]
 
 
 def rules_and_views() -> list[Path]:
@@ -122,6 +128,13 @@ def said_without_a_message(path: Path) -> list[str]:
     """Sentences handed to a person that are plain strings, not N_ messages or gettext."""
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
+        # errors["field"] = "A sentence." : a form error that never passes through gettext
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Subscript) and getattr(target.value, "id", "") == "errors" for target in node.targets)
+            and isinstance(node.value, ast.JoinedStr | ast.Constant)
+        ):
+            found.append(f"{path.name}:{node.lineno}")
         if not isinstance(node, ast.Call):
             continue
         name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
@@ -153,8 +166,11 @@ def test_every_sentence_the_code_says_is_a_translatable_message(path: Path) -> N
 
 def test_the_code_check_finds_a_plain_sentence(tmp_path: Path) -> None:
     source = tmp_path / "view.py"
-    source.write_text('flash(f"Deal {n} undone.")\nraise RulesError(N_("fine"))\nraise RulesError.about("x", "Plain.")\n')
-    assert said_without_a_message(source) == ["view.py:1", "view.py:3"]
+    source.write_text(
+        'flash(f"Deal {n} undone.")\nraise RulesError(N_("fine"))\nraise RulesError.about("x", "Plain.")\n'
+        'errors["total"] = f"Adds up to {n}."\nerrors["total"] = N_("fine")\n'
+    )
+    assert sorted(said_without_a_message(source)) == ["view.py:1", "view.py:3", "view.py:4"]
 
 
 @pytest.fixture(scope="module")

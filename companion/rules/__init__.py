@@ -10,8 +10,9 @@ keywords the message extractor looks for (see ``babel.cfg``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from html import escape
+from typing import Any, ClassVar
 
 
 class Message(str):
@@ -30,6 +31,9 @@ class Message(str):
     plural: str | None
     count: int | None
     params: Mapping[str, Any]
+    # how the edge says a message in the reader's language (companion.i18n sets it);
+    # until then, English
+    speaker: ClassVar[Callable[[Message], str] | None] = None
 
     def __new__(cls, template: str, plural: str | None = None, count: int | None = None, **params: Any) -> Message:
         if plural is not None:
@@ -39,6 +43,19 @@ class Message(str):
         self = super().__new__(cls, english % shown if params else english)
         self.template, self.plural, self.count, self.params = template, plural, count, params
         return self
+
+    def __html__(self) -> str:
+        """The message said and escaped, for HTML that asks (markupsafe's escape does).
+
+        A template that puts a message into a translated sentence gets it in the
+        reader's language, not the English it is as a str.
+
+        >>> N_("<%(name)s>", name="&").__html__()
+        '&lt;&amp;&gt;'
+        """
+        speaker = type(self).speaker  # read from the class: a plain function, not a method
+        said = speaker(self) if speaker is not None else str(self)
+        return escape(str(said), quote=True)
 
     def __reduce__(self) -> tuple:
         # pickled (e.g. by hypothesis) it keeps its template and parameters

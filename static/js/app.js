@@ -8,7 +8,8 @@
   // a language is sent as soon as it is picked; without this script its button does it
   document.addEventListener("change", (event) => {
     const select = event.target.closest && event.target.closest("select[data-autosubmit]");
-    if (select) select.form.requestSubmit();
+    // Safari before 16 has no requestSubmit
+    if (select) select.form.requestSubmit ? select.form.requestSubmit() : select.form.submit();
   });
 
   function parsePoints(text) {
