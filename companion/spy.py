@@ -114,10 +114,10 @@ def _preview(state: rules.SpyState, values: Mapping[str, str]) -> dict[str, Any]
     if state.setup.tracking:
         mirror = {seat: rules.looked_at(seen, player, seat) for seat in seen.remaining if seat != player}
     look = rules.look_from_form(values.get("look"))
-    if look is None and len(mirror) == 1:
-        # with one opponent left and the spies tracked, there is only one card to look at
-        (seat, card), = mirror.items()
-        look = (seat, card)
+    if look is not None and state.setup.tracking and (look[0] not in mirror or mirror[look[0]] != look[1]):
+        # a card picked before the Spy moved is not the one it looks at now: the form
+        # must not ask about it, nor send it; the table picks the card the Spy sees
+        look = None
     answers: tuple[rules.Answer, ...] = ()
     if look is not None:
         answers = rules.possible_answers(seen, player, *look)
@@ -234,7 +234,14 @@ def render_game(
     answers: tuple[rules.Answer, ...] = (),
     seen: rules.SpyState | None = None,
 ) -> Response:
-    """The game page, or only its ``#spy-game`` fragment for htmx."""
+    """The game page, or only its ``#spy-game`` fragment for htmx.
+
+    Without a preview of its own (after a write, a refusal), the turn as it stands:
+    the cards each Spy looks at are ready to tap.
+    """
+    if mirror is None:
+        preview = _preview(state, {})
+        mirror, seen = preview.get("mirror"), preview.get("seen")
     context = {
         "game": game,
         "state": state,

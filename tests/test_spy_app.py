@@ -532,11 +532,27 @@ def test_with_one_opponent_left_the_tracked_spy_has_one_card_to_look_at(client: 
     game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")), spies=[(1, "left"), (3, "right")])
     html = page(client, game_id)
     assert "Ana's Spy looks at: Ben's card 1." in text(html)
+    # the one card is there to tap, not picked for her: she may choose not to spy
+    assert re.findall(r'name="look" value="([^"]+)"', html) == ["1:1"]
+    assert "Record the turn: no spy" in html
+    html = client.get(f"/spy/{game_id}", query_string={"look": "1:1"}).get_data(as_text=True)
     assert "Ana looked at Ben's card 1. Ben answered:" in text(html)
     assert answers_offered(html) == ["safe", "top-secret", "target", "bomb"]
     play(client, game_id, ("1:1", "target"))
     # Ben faces slot 4; opposite is Ana's slot 5, card 4
     assert "Ben's Spy looks at: Ana's card 4." in text(page(client, game_id))
+    # and Ben may pass without spying
+    play(client, game_id, ("", None))
+    assert "Turn 3: Ana's turn" in text(page(client, game_id))
+
+
+def test_a_card_picked_before_the_spy_moved_is_dropped_when_it_no_longer_looks_there(client: FlaskClient) -> None:
+    game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")), spies=[(1, "left"), (3, "right")])
+    # Ana picks card 1 (where her Spy looks now), then moves her Spy 2 places
+    html = client.get(f"/spy/{game_id}", query_string={"look": "1:1", "steps": "2"}).get_data(as_text=True)
+    assert "Ana looked at Ben's card 1" not in text(html)
+    assert 'value="1:1" checked' not in html
+    assert "Record the turn: no spy" in html
 
 
 # --- export and import -------------------------------------------------------------------
@@ -695,3 +711,13 @@ def test_a_spy_page_is_not_a_black_spy_page_and_the_other_way_round(client: Flas
     assert client.get(f"/black-spy/{spy_id}").status_code == 404
     assert client.get(f"/spy/{black_spy_id}").status_code == 404
     assert client.get("/spy/nosuchgame").status_code == 404
+
+
+def test_after_a_turn_sent_by_htmx_the_next_spy_can_tap_the_card_it_looks_at(client: FlaskClient) -> None:
+    game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")), spies=[(1, "left"), (3, "right")])
+    fragment = take_turn(client, game_id, "1:1", "safe", htmx=True).get_data(as_text=True)
+    # Ben faces slot 4; opposite is Ana's slot 5, card 4: that card is there to tap
+    assert "Ben's Spy looks at: Ana's card 4." in text(fragment)
+    assert re.findall(r'name="look" value="([^"]+)"', fragment) == ["0:4"]
+    undone = client.post(f"/spy/{game_id}/undo", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert re.findall(r'name="look" value="([^"]+)"', undone) == ["1:1"]
