@@ -255,8 +255,13 @@ def export_csv(game_id: str) -> Response:
 
 @bp.post("/<game_id>/rematch")
 def rematch(game_id: str) -> Response:
-    """Start a new game: same players, seats and rules; the next player deals first."""
+    """Start a new game: same players, seats and rules; the next player deals first.
+
+    Once only: a second tap, or a second phone, is sent to the rematch already made.
+    """
     game = load(game_id)
+    if game.rematch_id is not None:
+        return _to_rematch(game.rematch_id)
     setup = game.setup()
     again = new_black_spy_game(
         replace(setup, first_dealer=bs.rematch_first_dealer(setup)),
@@ -264,9 +269,18 @@ def rematch(game_id: str) -> Response:
     )
     again.touch()
     db.session.add(again)
-    db.session.commit()
+    db.session.flush()
+    # bumps this game's version: of two phones racing, the second is refused here
+    game.rematch_id = again.id
+    if not commit_or_conflict():
+        return _to_rematch(load(game_id).rematch_id)
     flash(say(N_("Rematch! %(name)s deals first.", name=setup.players[again.first_seat])))
     return redirect(url_for("black_spy.show", game_id=again.id), code=303)
+
+
+def _to_rematch(rematch_id: str | None) -> Response:
+    flash(say(N_("The rematch is already on: here it is.")))
+    return redirect(url_for("black_spy.show", game_id=rematch_id) if rematch_id else url_for("games.index"), code=303)
 
 
 # --- reading the deal form -----------------------------------------------------------

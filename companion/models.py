@@ -114,6 +114,8 @@ class Game(db.Model):
     spies: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # the read-only link's id: it can be shared, and no write route accepts it
     watch_id: Mapped[str | None] = mapped_column(String(32), unique=True, default=new_public_id)
+    # the rematch started from this game, so a second tap on "Rematch" finds it, not a twin
+    rematch_id: Mapped[str | None] = mapped_column(String(32), ForeignKey("games.id", ondelete="SET NULL"))
 
     # derived from the inputs, kept so that lists and statistics over thousands of games
     # need no replay (benchmarks/history_scale.py); refresh_cache() rewrites them on every

@@ -36,7 +36,7 @@ def test_a_new_game_shows_the_first_deal_at_a_glance(client: FlaskClient) -> Non
     assert "Deal 1: <span class=\"who\">Ben</span> deals" in html
     assert "15 cards each" in html
     assert "Pass 3 cards left" in html
-    assert "Ana → Ben" in html and "Dee → Ana" in html
+    assert "Ana&nbsp;→&nbsp;Ben" in html and "Dee&nbsp;→&nbsp;Ana" in html
     assert "whoever holds the Red 1" in html
     assert "No black card may be led to the first trick" in html
 
@@ -104,7 +104,7 @@ def test_a_deal_by_points_adds_to_the_totals_and_moves_the_deal_on(client: Flask
     html = page(client, game_id)
     assert "Deal 1 recorded." in html
     assert "Deal 2: <span class=\"who\">Ben</span> deals" in html
-    assert "Pass 3 cards right" in html and "Ben → Ana" in html
+    assert "Pass 3 cards right" in html and "Ben&nbsp;→&nbsp;Ana" in html
 
 
 def test_negative_points_are_normal_and_a_typographic_minus_counts(client: FlaskClient, app: Flask) -> None:

@@ -583,6 +583,20 @@ def test_a_rematch_seats_the_same_players_with_the_same_rules_and_the_next_deale
     assert "game ends at 50" in page
 
 
+def test_a_second_tap_on_rematch_goes_to_the_rematch_already_made(client: FlaskClient, app: Flask) -> None:
+    old = start_game(client, names=("Ana", "Ben", "Cy"), end_value="50", shoot_rule="off")
+    assert post_points(client, old, [60, 0, 0]).status_code == 303
+    first = client.post(f"/black-spy/{old}/rematch")
+    second = client.post(f"/black-spy/{old}/rematch", follow_redirects=True)
+    assert second.request.path == first.location
+    assert "The rematch is already on: here it is." in second.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 2
+    # the finished game now leads to its rematch instead of offering another
+    page = get_html(client, f"/black-spy/{old}")
+    assert f'href="{first.location}"' in page and f"/black-spy/{old}/rematch" not in page
+
+
 # --- 6. the read-only link -------------------------------------------------------------------
 
 
