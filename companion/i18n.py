@@ -97,6 +97,11 @@ def number(value: int | float) -> str:
     return format_decimal(value)
 
 
+def either(choices: Sequence[object]) -> str:
+    """A choice as the reader's language offers it: "1 or 2", "1 o 2"."""
+    return say(Message("%(choices)s", choices=Either(choices)))
+
+
 def names(people: Sequence[str]) -> str:
     """Player names joined as the reader's language joins a list: "Ana, Ben y Cy"."""
     return format_list(list(people), locale=language()) if people else ""
@@ -113,6 +118,7 @@ def init_app(app: Flask, translations: str) -> None:
     app.jinja_env.filters["when"] = when
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["names"] = names
+    app.jinja_env.filters["either"] = either
     app.jinja_env.filters["say"] = say
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["language"] = language

@@ -32,7 +32,9 @@ bp = Blueprint("spy", __name__, url_prefix="/spy")
 
 @bp.record_once
 def table_sizes(state) -> None:  # noqa: ANN001  (flask's BlueprintSetupState)
-    state.app.jinja_env.globals["SPY_PLAYERS"] = (rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+    state.app.jinja_env.globals.update(
+        SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS), SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES
+    )
 
 ROWS = rules.MAX_PLAYERS
 
@@ -178,7 +180,8 @@ def _turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
         }[answer]
         sentences = [say(said)]
         if state.out.get(turn.spy.target) is rules.OutReason.FOUND_OUT and answer is rules.Answer.TARGET:
-            sentences.append(say(N_("That was %(them)s's Top Secret 2: %(them)s is found out.", them=them)))
+            last = rules.TARGET_ORDER[-1].label
+            sentences.append(say(N_("That was %(them)s's %(target)s: %(them)s is found out.", them=them, target=last)))
     if state.winner is not None:
         sentences.append(say(N_("%(name)s wins!", name=names[state.winner])))
     return " ".join(sentences)
