@@ -13,7 +13,9 @@ from babel.lists import format_list
 from flask import Blueprint, render_template, request
 from flask_babel import format_decimal
 
+from .extensions import db
 from .i18n import language, say
+from .models import BLACK_SPY, Game
 from .rules import black_spy as bs
 from .rules import spy as sr
 
@@ -52,6 +54,12 @@ def black_spy() -> str:
     """Show Black Spy's rules at a glance for the rule set asked for, standard if unknown."""
     # a Preset is a str enum, so the preset's name finds it; anything else gets the standard
     rules = bs.PRESETS.get(request.args.get("rules", ""), bs.STANDARD)
+    # from a game played by this preset: its own rules, house rules (an end value of the
+    # table's, say) included
+    game = _game_of(back_to())
+    house = game is not None and game.preset == rules.preset.value and game.setup().rules != rules
+    if house:
+        rules = game.setup().rules
     low_ranks = range(1, bs.LOW_BLACKS + 1)
     groups = rules.pass_groups()
     directions = {direction for cycle, _ in groups for direction in cycle}
@@ -88,7 +96,13 @@ def black_spy() -> str:
         others_score=rules.deal_total,
         or_list=or_list,
         back_to=back_to(),
+        house_rules=house,
     )
+
+
+def _game_of(game_id: str | None) -> Game | None:
+    game = db.session.get(Game, game_id) if game_id else None
+    return game if game is not None and game.kind == BLACK_SPY else None
 
 
 def differences(rules: bs.RuleSet, standard: bs.RuleSet) -> frozenset[str]:

@@ -275,3 +275,15 @@ def test_a_way_back_is_offered_only_to_something_shaped_like_a_game(client: Flas
     for junk in ("", "x", "../../etc", "a" * 40, "<script>"):
         html = page(client, "/rules/spy", game=junk)
         assert "Back to the game" not in html
+
+
+def test_from_a_game_with_house_rules_the_page_shows_that_games_rules(client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="130", shoot_rule="off")
+    html = page(client, "/rules/black-spy", rules="standard", game=game_id)
+    assert "its house rules included" in html
+    assert cells(html, "end-value-4")[-1] == "130"
+    assert "The shoot rule is off" in text(html)
+    # the other preset's tab shows that preset, not the game's
+    classic = page(client, "/rules/black-spy", rules="classic", game=game_id)
+    assert "its house rules included" not in classic
+    assert cells(classic, "end-value-4")[-1] == str(bs.CLASSIC.end_value(4))
