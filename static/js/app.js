@@ -169,6 +169,17 @@
           });
         });
       }).catch(() => {});
+      // the worker keeps the offline page in the language it was fetched in: when this
+      // device's language changes, it fetches the page again
+      navigator.serviceWorker.ready.then((registration) => {
+        const lang = document.documentElement.lang;
+        try {
+          if (registration.active && localStorage.getItem("companion-lang") !== lang) {
+            registration.active.postMessage("REFRESH_OFFLINE");
+            localStorage.setItem("companion-lang", lang);
+          }
+        } catch (error) { /* no storage (a private window): the offline page keeps its language */ }
+      });
       let reloading = false;
       navigator.serviceWorker.addEventListener("controllerchange", () => {
         if (reloading || !document.getElementById("update-ready") || document.getElementById("update-ready").hidden) return;

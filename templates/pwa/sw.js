@@ -9,6 +9,8 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data === "SKIP_WAITING") self.skipWaiting();
+  // the reader changed language: keep the offline page in the new one
+  if (event.data === "REFRESH_OFFLINE") event.waitUntil(caches.open(CACHE).then((cache) => cache.add(OFFLINE)));
 });
 
 self.addEventListener("activate", (event) => {

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import struct
 import urllib.request
+from pathlib import Path
 
 import pytest
+from babel.support import Translations
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.browsing import AXE, SMALL_PHONE, Server, enter_points, new_game, phone_context
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
 
 
 @pytest.fixture(scope="module")
@@ -162,6 +166,30 @@ def test_the_service_worker_keeps_visited_pages_and_the_offline_page_when_the_se
     assert page.evaluate("() => getComputedStyle(document.querySelector('.card')).borderRadius") == "12px"
     page.goto(f"{own_server.url}/black-spy/never-visited")
     expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    context.close()
+
+
+def test_after_a_change_of_language_the_offline_page_speaks_the_new_one(browser: Browser, own_server: Server) -> None:
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(own_server.url)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.get_by_label("Language").select_option("es")
+    page.wait_for_function("() => document.documentElement.lang === 'es'")
+    page.wait_for_function(
+        """async () => {
+            for (const key of await caches.keys()) {
+                const kept = await (await caches.open(key)).match("/offline");
+                if (kept && (await kept.text()).includes('<html lang="es"')) return true;
+            }
+            return false;
+        }"""
+    )
+    own_server.stop()
+    page.goto(f"{own_server.url}/black-spy/never-visited")
+    spanish = Translations.load(str(TRANSLATIONS), ["es"]).gettext("No connection")
+    assert spanish != "No connection"
+    expect(page.get_by_role("heading", name=spanish)).to_be_visible()
     context.close()
 
 
