@@ -46,12 +46,21 @@ def english_left_on(page: Page, locale: str) -> list[str]:
     return left
 
 
-@pytest.fixture
-def spanish_phone(browser: Browser) -> Iterator[Page]:
-    # a phone set to Spanish: its browser sends Accept-Language: es-ES
-    context = phone_context(browser, locale="es-ES")
+def phone_set_to(browser: Browser, locale: str) -> Iterator[Page]:
+    """A phone whose browser speaks ``locale``: it sends that Accept-Language."""
+    context = phone_context(browser, locale=locale)
     yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def spanish_phone(browser: Browser) -> Iterator[Page]:
+    yield from phone_set_to(browser, "es-ES")
+
+
+@pytest.fixture
+def telugu_phone(browser: Browser) -> Iterator[Page]:
+    yield from phone_set_to(browser, "te-IN")
 
 
 def test_a_deal_played_in_spanish(spanish_phone: Page, server: Server) -> None:
@@ -138,13 +147,6 @@ def badly_drawn(page: Page, script: re.Pattern[str]) -> list[str]:
     cdp.detach()
     page.evaluate("document.getElementById('glyph-probe').remove()")
     return wrong
-
-
-@pytest.fixture
-def telugu_phone(browser: Browser) -> Iterator[Page]:
-    context = phone_context(browser, locale="te-IN")
-    yield context.new_page()
-    context.close()
 
 
 def test_the_glyph_check_sees_characters_no_font_has(phone: Page, server: Server) -> None:
