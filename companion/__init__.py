@@ -56,7 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, games, history, i18n, passcode, pwa, reference, security, sharing, spy, watch
+    from . import assets, black_spy, errors, games, history, i18n, passcode, pwa, reference, security, sharing, spy, trust, watch
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
 
@@ -74,6 +74,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     sharing.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    trust.init_app(app)
     passcode.init_app(app)
     i18n.init_app(app, str(ROOT / "translations"))
     app.register_blueprint(games.bp)
@@ -83,6 +84,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(watch.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(reference.bp)
+    app.register_blueprint(trust.bp)
     return app
 
 

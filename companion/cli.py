@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
 from pathlib import Path
 
@@ -22,41 +21,59 @@ from .extensions import db
 from .models import Game
 
 
-def lan_addresses() -> list[str]:
-    """This machine's addresses a phone on the same network can reach."""
-    addresses = set()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addresses.add(info[4][0])
-    except OSError:
-        pass
-    return sorted(address for address in addresses if not address.startswith("127."))
-
-
 @click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=True, add_version_option=False)
 def main() -> None:
     """The table companion for Black Spy and Spy."""
 
 
+def https_port_option(value: str | int | None) -> int | None:
+    """HTTPS_PORT: a port number, or "off" for no secure listener."""
+    text = str(value if value is not None else "8443").strip().lower()
+    if text in ("off", "no", "none", "0", "false", ""):
+        return None
+    try:
+        port = int(text)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is neither a port number nor off", param_hint="HTTPS_PORT") from None
+    if not 0 < port < 65536:
+        raise click.BadParameter(f"{port} is not a port number (1 to 65535)", param_hint="HTTPS_PORT")
+    return port
+
+
 @main.command("serve")
 @click.option("--host", default=lambda: os.environ.get("HOST", "0.0.0.0"), show_default="0.0.0.0 or $HOST")
 @click.option("--port", default=lambda: int(os.environ.get("PORT", "8000")), type=int, show_default="8000 or $PORT")
-@click.option("--threads", default=8, type=int, show_default=True)
+@click.option(
+    "--https-port",
+    default=lambda: os.environ.get("HTTPS_PORT", "8443"),
+    show_default="8443 or $HTTPS_PORT; off for none",
+    help="Where the secure address listens, or off.",
+)
+@click.option("--threads", default=8, type=int, show_default=True, help="Requests served at once, per process.")
+@click.option(
+    "--workers",
+    default=lambda: int(os.environ.get("WEB_CONCURRENCY", "1")),
+    type=int,
+    show_default="1 or $WEB_CONCURRENCY",
+    help="Processes per address.",
+)
 @with_appcontext
-def serve(host: str, port: int, threads: int) -> None:
-    """Apply migrations and serve the app with waitress."""
+def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> None:
+    """Apply migrations and serve the app: the plain address and the secure one beside it."""
     from flask import current_app
-    from waitress import serve as waitress_serve
+
+    from . import serving, tls
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    secure = https_port_option(https_port)
     upgrade(directory=app.extensions["migrate"].directory)
-    click.echo(f"Companion serving on http://{host}:{port}/")
-    if host in ("0.0.0.0", "::"):
-        click.echo(f"  on this machine: http://127.0.0.1:{port}/")
-        for address in lan_addresses():
-            click.echo(f"  from a phone on the same network: http://{address}:{port}/")
+    material = None
+    if secure is not None:
+        names = tls.wanted_names(tls.extra_names_from_env(os.environ.get("COMPANION_TLS_NAMES")))
+        material = tls.ensure(Path(app.instance_path) / "tls", names)
+    click.echo(serving.banner(host, port, secure, material))
     sys.stdout.flush()
-    waitress_serve(app, host=host, port=port, threads=threads, ident="companion")
+    sys.exit(serving.run(app.instance_path, host, port, secure, material, threads=threads, workers=workers))
 
 
 @main.command("export")

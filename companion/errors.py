@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from .rules import N_
 
@@ -24,6 +24,12 @@ def init_app(app: Flask) -> None:
             "This form has expired or did not come from the companion. Reload the page and try again; nothing was saved."
         )
         return render_template("error.html", code=400, message=message), 400
+
+    @app.errorhandler(SecurityError)
+    def foreign_host(error: SecurityError) -> tuple[str, int, dict[str, str]]:
+        # a Host outside COMPANION_HOSTS: no page can be built for it, and none should
+        # carry its name, so the refusal is plain text
+        return "This server does not answer to that host name.\n", 400, {"Content-Type": "text/plain; charset=utf-8"}
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:

@@ -1,8 +1,11 @@
-"""Security headers on every response."""
+"""Security headers on every response, and who may tell the app its own address."""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+import os
+
+from flask import Flask, Response, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 # htmx is configured (see base.html) to need neither inline code nor eval
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -16,12 +19,65 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
+# every powerful feature off but the one the table uses: keeping the screen on
+PERMISSIONS_POLICY = ", ".join(
+    [
+        "screen-wake-lock=(self)",
+        "accelerometer=()",
+        "autoplay=()",
+        "bluetooth=()",
+        "camera=()",
+        "display-capture=()",
+        "encrypted-media=()",
+        "fullscreen=()",
+        "geolocation=()",
+        "gyroscope=()",
+        "hid=()",
+        "idle-detection=()",
+        "magnetometer=()",
+        "microphone=()",
+        "midi=()",
+        "payment=()",
+        "picture-in-picture=()",
+        "publickey-credentials-get=()",
+        "serial=()",
+        "usb=()",
+        "web-share=()",
+        "xr-spatial-tracking=()",
+    ]
+)
+
+# a year; the built-in https listener and a proxy with a real certificate both stay https
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
+
+
+def trusted_hosts(value: str | None) -> list[str] | None:
+    """COMPANION_HOSTS: the host names this server answers to, separated by commas or spaces."""
+    if not value:
+        return None
+    return [name for name in value.replace(",", " ").split() if name]
+
 
 def init_app(app: Flask) -> None:
+    # one proxy in front (caddy, tailscale serve, a hosting platform) says the client's
+    # scheme, host and address; without COMPANION_PROXY those headers are never believed
+    if os.environ.get("COMPANION_PROXY", "").strip().lower() in ("1", "true", "yes", "on"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+    hosts = trusted_hosts(os.environ.get("COMPANION_HOSTS"))
+    if hosts and not app.config.get("TRUSTED_HOSTS"):
+        # werkzeug refuses any other Host with 400, so no link the app prints
+        # (the follow link, its QR code, BG Stats) can name another site
+        app.config["TRUSTED_HOSTS"] = hosts
+
     @app.after_request
     def add_headers(response: Response) -> Response:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        response.headers.setdefault("Cross-Origin-Resource-Policy", "same-origin")
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY)
         return response

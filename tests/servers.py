@@ -26,6 +26,8 @@ class Server:
     port: int
     database_url: str | None = None  # an empty database; `serve` migrates it
     process: subprocess.Popen | None = None
+    https_port: int | None = None  # the secure listener beside the plain one; none unless asked
+    extra_env: dict[str, str] | None = None
 
     @property
     def url(self) -> str:
@@ -36,20 +38,27 @@ class Server:
             **os.environ,
             "COMPANION_INSTANCE": str(self.folder),
             "DATABASE_URL": self.database_url or f"sqlite:///{self.folder / 'companion.sqlite3'}",
+            "HTTPS_PORT": str(self.https_port) if self.https_port else "off",
+            **(self.extra_env or {}),
         }
         command = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         self.folder.mkdir(parents=True, exist_ok=True)
         # a file, not a pipe: a pipe nobody reads would stall the server once full
         log = self.folder / "server.log"
         with log.open("ab") as output:
-            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+            # a session of its own: kill() ends the whole tree, as a power cut would
+            self.process = subprocess.Popen(
+                command, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"companion serve exited: {log.read_text()}")
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
+                for port in [self.port] + ([self.https_port] if self.https_port else []):
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                        pass
+                return self
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError("companion serve did not start in 30 s")
@@ -60,11 +69,22 @@ class Server:
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+        self._wait_until_port_is_free()
 
     def kill(self) -> None:
         """End the server at once, as a power cut would: no cleanup, no flush."""
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+            os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        self._wait_until_port_is_free()
+
+    def _wait_until_port_is_free(self) -> None:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    time.sleep(0.1)
+            except OSError:
+                return

@@ -83,6 +83,27 @@
     });
     const toggle = document.getElementById("wake-lock");
     if (toggle && "wakeLock" in navigator) toggle.closest(".wake-lock").hidden = false;
+    // no toggle to offer: say why, so a missing feature is never silently hidden
+    root.querySelectorAll(".wake-lock-missing").forEach((note) => {
+      note.hidden = "wakeLock" in navigator;
+      note.textContent = window.isSecureContext ? note.dataset.unsupported : note.dataset.needsSecure;
+    });
+  }
+
+  // the server guesses from the address; the browser knows whether this is a secure context
+  function showSecureState() {
+    document.querySelectorAll("[data-secure-missing]").forEach((line) => { line.hidden = window.isSecureContext; });
+    const list = document.querySelector("ul.features");
+    if (!list) return;
+    const say = (feature, words) => { list.querySelector(`[data-feature="${feature}"] [data-status]`).textContent = words; };
+    if (!window.isSecureContext) {
+      ["wake-lock", "install", "offline"].forEach((feature) => say(feature, list.dataset.needsSecure));
+      return;
+    }
+    say("wake-lock", "wakeLock" in navigator ? list.dataset.ready : list.dataset.noWakeLock);
+    say("offline", "serviceWorker" in navigator ? list.dataset.ready : list.dataset.noWorker);
+    // only Chromium browsers offer an install prompt; Safari and Firefox install from their menu
+    say("install", "serviceWorker" in navigator && "BeforeInstallPromptEvent" in window ? list.dataset.ready : list.dataset.noInstall);
   }
 
   document.addEventListener("input", (event) => {
@@ -134,6 +155,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     refresh(document);
+    showSecureState();
     wantLock();
     const hint = document.getElementById("ios-install");
     const standalone = window.matchMedia("(display-mode: standalone)").matches || navigator.standalone;

@@ -1,0 +1,113 @@
+"""The full app on this phone: trusting the table's certificate, then the secure address.
+
+A phone on the Wi-Fi opens the plain address first, where the browser withholds what
+makes the companion an app (no service worker, no install, no screen kept on). This page
+hands it the table's own authority, the steps to trust it once, and the secure address.
+It is served over plain http on purpose, and before the passcode: it shows no game.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+
+from . import tls
+
+bp = Blueprint("trust", __name__, url_prefix="/phone")
+
+# where `companion serve` keeps the authority and the server certificate
+TLS_FOLDER = "tls"
+
+
+def secure_port() -> int | None:
+    """The port of the https listener `companion serve` started beside this one, if any."""
+    value = current_app.config.get("SECURE_PORT") or os.environ.get("COMPANION_SECURE_PORT")
+    try:
+        port = int(value) if value else None
+    except ValueError:
+        return None
+    return port if port and 0 < port < 65536 else None
+
+
+def authority() -> tls.Material | None:
+    """The table's certificate authority, once `companion serve` has made it."""
+    return tls.load(Path(current_app.instance_path) / TLS_FOLDER)
+
+
+def is_loopback(host: str) -> bool:
+    """Browsers count these hosts as secure without https: the server's own machine."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def request_hostname() -> str:
+    """The host name the phone used, without its port (``[::1]`` keeps its brackets)."""
+    host = request.host
+    if host.startswith("["):
+        return host[: host.index("]") + 1]
+    return host.rsplit(":", 1)[0] if ":" in host else host
+
+
+def missing_secure_context() -> bool:
+    """Whether this page reached the phone without what the full app needs."""
+    return not request.is_secure and not is_loopback(request_hostname())
+
+
+def secure_address() -> str | None:
+    """The same host at the secure listener, or None where this server has none."""
+    port = secure_port()
+    if port is None:
+        return None
+    host = request_hostname()
+    netloc = host if port == 443 else f"{host}:{port}"
+    return f"https://{netloc}{request.script_root}/phone"
+
+
+@bp.get("")
+def phone() -> str:
+    """Show how to get the full app on this phone, or that it is set."""
+    # the server's own machine is a secure context over plain http too: it is set
+    is_set = not missing_secure_context()
+    return render_template(
+        "trust/phone.html",
+        material=authority() if secure_port() else None,
+        secure_address=None if is_set else secure_address(),
+        is_secure=is_set,
+    )
+
+
+def _download(body: bytes, mimetype: str, filename: str) -> Response:
+    response = current_app.response_class(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/companion.mobileconfig")
+def profile() -> Response:
+    """Hand an iPhone or iPad the authority as a configuration profile."""
+    material = authority()
+    if material is None:
+        abort(404)
+    return _download(tls.mobileconfig(material), "application/x-apple-aspen-config", "companion.mobileconfig")
+
+
+@bp.get("/companion-ca.crt")
+def certificate() -> Response:
+    """Hand Android and desktop browsers the authority's certificate."""
+    material = authority()
+    if material is None:
+        abort(404)
+    # DER is what Android's "Install a certificate" and Windows open by a tap
+    return _download(tls.ca_der(material), "application/x-x509-ca-cert", "companion-ca.crt")
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_global(missing_secure_context)

@@ -1,0 +1,189 @@
+"""The secure address: the trust page, the headers of a secure origin, and a proxy in front."""
+
+from __future__ import annotations
+
+import plistlib
+import re
+from pathlib import Path
+
+import pytest
+from cryptography import x509
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import tls
+from companion.extensions import db
+from tests.helpers import make_app, start_game
+
+PLAIN_LAN = "http://table.lan:8000"
+SECURE_LAN = "https://table.lan:8443"
+PAGES = ["/", "/new", "/new?game=spy", "/history", "/players", "/rules/black-spy", "/rules/spy", "/offline", "/phone"]
+
+
+@pytest.fixture
+def served(app: Flask) -> Flask:
+    """The app as `companion serve` runs it: an authority made, a secure listener on 8443."""
+    tls.ensure(Path(app.instance_path) / "tls", tls.wanted_names(["table.lan"]))
+    app.config["SECURE_PORT"] = 8443
+    return app
+
+
+def full_app_line(html: str) -> re.Match | None:
+    return re.search(r'<p class="secure-missing" data-secure-missing( hidden)?>', html)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_at_the_plain_lan_address_says_what_the_phone_is_missing(served: Flask, page: str) -> None:
+    html = served.test_client().get(page, base_url=PLAIN_LAN).get_data(as_text=True)
+    line = full_app_line(html)
+    assert line and line.group(1) is None, "the full-app line is missing or hidden"
+    assert 'href="/phone"' in html
+
+
+@pytest.mark.parametrize("base", [SECURE_LAN, "http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000"])
+def test_at_the_secure_address_or_on_the_server_itself_the_line_is_hidden(served: Flask, base: str) -> None:
+    html = served.test_client().get("/", base_url=base).get_data(as_text=True)
+    line = full_app_line(html)
+    assert line and line.group(1) == " hidden"
+
+
+def test_the_trust_page_offers_the_certificate_the_fingerprint_and_the_secure_address(served: Flask) -> None:
+    html = served.test_client().get("/phone", base_url=PLAIN_LAN).get_data(as_text=True)
+    material = tls.load(Path(served.instance_path) / "tls")
+    assert material.ca_fingerprint in html
+    assert 'href="/phone/companion.mobileconfig"' in html
+    assert 'href="/phone/companion-ca.crt"' in html
+    assert 'href="https://table.lan:8443/phone"' in html
+    assert "<svg" in html  # the QR code of the secure address
+    for steps in ("On Android (Chrome)", "On iPhone or iPad (Safari)", "On a computer"):
+        assert steps in html
+
+
+def test_at_the_secure_address_the_trust_page_says_the_phone_is_set(served: Flask) -> None:
+    html = served.test_client().get("/phone", base_url=SECURE_LAN).get_data(as_text=True)
+    assert 'data-phone-state="set"' in html
+    assert "companion.mobileconfig" not in html
+
+
+def test_the_iphone_profile_installs_the_authority_as_a_root(served: Flask) -> None:
+    response = served.test_client().get("/phone/companion.mobileconfig", base_url=PLAIN_LAN)
+    assert response.status_code == 200
+    assert response.mimetype == "application/x-apple-aspen-config"
+    assert "attachment" in response.headers["Content-Disposition"]
+    profile = plistlib.loads(response.data)
+    (payload,) = profile["PayloadContent"]
+    assert payload["PayloadType"] == "com.apple.security.root"
+    authority = x509.load_der_x509_certificate(payload["PayloadContent"])
+    assert authority.extensions.get_extension_for_class(x509.NameConstraints).critical
+
+
+def test_android_and_desktops_get_the_authority_as_a_crt(served: Flask) -> None:
+    response = served.test_client().get("/phone/companion-ca.crt", base_url=PLAIN_LAN)
+    assert response.status_code == 200
+    assert response.mimetype == "application/x-x509-ca-cert"
+    authority = x509.load_der_x509_certificate(response.data)
+    assert authority.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+
+
+def test_the_trust_page_is_open_before_the_passcode(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(database_url, PASSCODE="table-7")
+    tls.ensure(Path(app.instance_path) / "tls", tls.wanted_names())
+    app.config["SECURE_PORT"] = 8443
+    client = app.test_client()
+    assert client.get("/", base_url=PLAIN_LAN).status_code in (302, 303, 401)
+    assert client.get("/phone", base_url=PLAIN_LAN).status_code == 200
+    assert client.get("/phone/companion-ca.crt", base_url=PLAIN_LAN).status_code == 200
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_without_a_secure_listener_the_trust_page_says_so_and_offers_no_certificate(app: Flask) -> None:
+    html = app.test_client().get("/phone", base_url=PLAIN_LAN).get_data(as_text=True)
+    assert "This server has no secure address" in html
+    assert app.test_client().get("/phone/companion-ca.crt", base_url=PLAIN_LAN).status_code == 404
+
+
+def test_a_missing_wake_lock_says_why_instead_of_hiding(served: Flask) -> None:
+    client = served.test_client()
+    game = start_game(client)
+    html = client.get(f"/black-spy/{game}", base_url=PLAIN_LAN).get_data(as_text=True)
+    assert 'class="wake-lock-missing"' in html
+    assert "Screen kept on: needs the secure address" in html
+
+
+@pytest.mark.parametrize("page", ["/", "/phone", "/manifest.webmanifest", "/sw.js", "/nothing-here"])
+def test_every_response_carries_the_headers_of_a_careful_origin(served: Flask, page: str) -> None:
+    response = served.test_client().get(page, base_url=PLAIN_LAN)
+    policy = response.headers["Permissions-Policy"]
+    assert "screen-wake-lock=(self)" in policy
+    assert "camera=()" in policy and "geolocation=()" in policy and "microphone=()" in policy
+    assert response.headers["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert response.headers["Cross-Origin-Resource-Policy"] == "same-origin"
+    assert "Strict-Transport-Security" not in response.headers
+
+
+def test_over_https_the_cookie_is_secure_and_strict_transport_security_is_sent(served: Flask) -> None:
+    served.config["WTF_CSRF_ENABLED"] = True  # the form's token puts the session cookie on the page
+    response = served.test_client().get("/new", base_url=SECURE_LAN)
+    assert response.headers["Strict-Transport-Security"].startswith("max-age=")
+    cookie = response.headers["Set-Cookie"]
+    assert "Secure" in cookie
+    plain = served.test_client().get("/new", base_url=PLAIN_LAN)
+    assert "Secure" not in plain.headers["Set-Cookie"]
+
+
+def proxied_app(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> Flask:
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return make_app(database_url, WTF_CSRF_ENABLED=True)
+
+
+FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "games.example.org", "X-Forwarded-For": "203.0.113.9"}
+
+
+def follow_link(client: FlaskClient, game: str, **headers: str) -> str:
+    html = client.get(f"/black-spy/{game}", headers=headers).get_data(as_text=True)
+    return re.search(r'<p class="link"><a href="([^"]+)"', html).group(1)
+
+
+def test_behind_the_trusted_proxy_links_and_the_cookie_follow_its_https(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = proxied_app(database_url, tmp_path, monkeypatch, COMPANION_PROXY="1")
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    game = start_game(client)
+    assert follow_link(client, game, **FORWARDED).startswith("https://games.example.org/watch/")
+    app.config["WTF_CSRF_ENABLED"] = True
+    response = app.test_client().get("/new", headers=FORWARDED)
+    assert "Secure" in response.headers["Set-Cookie"]
+    assert "Strict-Transport-Security" in response.headers
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_without_companion_proxy_forwarded_headers_are_not_believed(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COMPANION_PROXY", raising=False)
+    app = proxied_app(database_url, tmp_path, monkeypatch)
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    game = start_game(client)
+    assert follow_link(client, game, **FORWARDED).startswith("http://localhost/watch/")
+    app.config["WTF_CSRF_ENABLED"] = True
+    response = app.test_client().get("/new", headers=FORWARDED)
+    assert "Secure" not in response.headers["Set-Cookie"]
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_with_companion_hosts_a_foreign_host_is_refused(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = proxied_app(database_url, tmp_path, monkeypatch, COMPANION_HOSTS="table.lan, games.example.org")
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    assert client.get("/", base_url="http://table.lan:8000").status_code == 200
+    assert client.get("/", base_url="https://games.example.org").status_code == 200
+    refused = client.get("/", headers={"Host": "evil.example"})
+    assert refused.status_code == 400
+    assert "evil.example" not in refused.get_data(as_text=True)
+    with app.app_context():
+        db.engine.dispose()
