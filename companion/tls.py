@@ -63,7 +63,8 @@ class Material:
 
 
 def hostname() -> str:
-    return socket.gethostname().split(".")[0] or "localhost"
+    """This machine's name, as certificates write names: lower case."""
+    return socket.gethostname().split(".")[0].lower() or "localhost"
 
 
 def lan_addresses() -> list[str]:

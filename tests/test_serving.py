@@ -1,0 +1,112 @@
+"""`companion serve` as a process: both addresses, what it prints, idle phones, a hard stop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import ssl
+import stat
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion import tls
+from tests.databases import Databases
+from tests.servers import Server, free_port
+
+
+@pytest.fixture
+def both(tmp_path: Path, databases: Databases) -> Iterator[Server]:
+    running = Server(tmp_path / "instance", free_port(), databases.empty(), https_port=free_port()).start()
+    yield running
+    running.stop()
+
+
+def trusting(server: Server) -> ssl.SSLContext:
+    """A client that trusts the table's authority, as a phone that installed it does."""
+    return ssl.create_default_context(cafile=str(server.folder / "tls" / "ca.crt"))
+
+
+def get(url: str, context: ssl.SSLContext | None = None, timeout: float = 5) -> tuple[int, str]:
+    with urllib.request.urlopen(url, timeout=timeout, context=context) as response:
+        return response.status, response.read().decode()
+
+
+def test_serve_answers_at_the_plain_and_the_secure_address(both: Server) -> None:
+    status, page = get(f"{both.url}/")
+    assert status == 200 and "<html" in page
+    status, page = get(f"https://localhost:{both.https_port}/", trusting(both))
+    assert status == 200 and "<html" in page
+    status, page = get(f"https://127.0.0.1:{both.https_port}/phone", trusting(both))
+    assert 'data-phone-state="set"' in page
+
+
+def test_serve_prints_the_secure_address_the_fingerprint_and_a_qr_code(both: Server) -> None:
+    material = tls.load(both.folder / "tls")
+    printed = (both.folder / "server.log").read_text()
+    assert f"https://127.0.0.1:{both.https_port}/" in printed
+    assert material.ca_fingerprint in printed
+    assert "█" in printed  # the QR code, drawn in block characters
+    assert "PRIVATE KEY" not in printed
+
+
+def test_the_private_keys_are_readable_by_their_owner_alone(both: Server) -> None:
+    for name in ("ca.key", "server.key"):
+        mode = stat.S_IMODE((both.folder / "tls" / name).stat().st_mode)
+        assert mode == 0o600, f"{name} has mode {oct(mode)}"
+    assert stat.S_IMODE((both.folder / "tls").stat().st_mode) == 0o700
+
+
+def test_a_second_start_keeps_the_authority_a_phone_already_trusts(both: Server) -> None:
+    before = (both.folder / "tls" / "ca.crt").read_bytes()
+    both.stop()
+    both.start()
+    assert (both.folder / "tls" / "ca.crt").read_bytes() == before
+    assert get(f"https://localhost:{both.https_port}/", trusting(both))[0] == 200
+
+
+def test_150_idle_connections_do_not_lock_out_the_next_phone(both: Server) -> None:
+    idle = []
+    try:
+        for port in (both.port, both.https_port):
+            for _ in range(150):
+                idle.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        started = time.monotonic()
+        assert get(f"{both.url}/", timeout=5)[0] == 200
+        assert get(f"https://localhost:{both.https_port}/", trusting(both), timeout=5)[0] == 200
+        assert time.monotonic() - started < 2.0, "a page took more than a second each behind 300 idle connections"
+    finally:
+        for connection in idle:
+            connection.close()
+
+
+def test_with_https_port_off_there_is_only_the_plain_address(tmp_path: Path, databases: Databases) -> None:
+    server = Server(tmp_path / "instance", free_port(), databases.empty()).start()
+    try:
+        assert get(f"{server.url}/")[0] == 200
+        printed = (server.folder / "server.log").read_text()
+        assert "no secure address (HTTPS_PORT=off)" in printed
+        assert not (server.folder / "tls").exists()
+    finally:
+        server.stop()
+
+
+def test_a_serve_killed_outright_leaves_no_listener_behind(both: Server) -> None:
+    # only the supervising process is killed, not its group: its listeners follow it
+    os.kill(both.process.pid, signal.SIGKILL)
+    both.process.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", both.port), timeout=0.2).close()
+            time.sleep(0.1)
+        except OSError:
+            break
+    else:
+        pytest.fail("the plain listener outlived the killed companion serve")
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", both.https_port), timeout=0.5).close()
