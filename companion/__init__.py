@@ -9,17 +9,18 @@ from typing import Any
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: the only place one is made."""
+    from . import paths
+
     app = Flask(
         __name__,
-        instance_path=os.environ.get("COMPANION_INSTANCE", str(ROOT / "instance")),
+        instance_path=str(paths.instance_folder()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(paths.TEMPLATES),
+        static_folder=str(paths.STATIC),
     )
     from .i18n import say
 
@@ -62,7 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     # batch mode lets alembic alter tables on sqlite, which has no ALTER COLUMN
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    migrate.init_app(app, db, directory=str(paths.MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
     htmx.init_app(app)
     compress.init_app(app)
@@ -76,7 +77,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     trust.init_app(app)
     passcode.init_app(app)
-    i18n.init_app(app, str(ROOT / "translations"))
+    i18n.init_app(app, str(paths.TRANSLATIONS))
     app.register_blueprint(games.bp)
     app.register_blueprint(black_spy.bp)
     app.register_blueprint(spy.bp)

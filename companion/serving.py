@@ -12,7 +12,6 @@ import ctypes
 import io
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -55,8 +54,7 @@ def addresses(host: str, port: int, scheme: str) -> list[tuple[str, str]]:
         shown = f"[{address}]" if ":" in address else address
         found.append(("from a phone on the same network", f"{scheme}://{netloc(shown)}/"))
     if scheme == "https":
-        hostname = socket.gethostname().split(".")[0]
-        found.append(("by name, where the network resolves .local", f"{scheme}://{netloc(hostname + '.local')}/"))
+        found.append(("by name, where the network resolves .local", f"{scheme}://{netloc(tls.hostname() + '.local')}/"))
     return found
 
 

@@ -1,0 +1,32 @@
+"""Where the app finds its templates, static files, migrations and catalogues, and its instance.
+
+From a checkout (or an editable install) they are the repository's top-level folders, as
+the design keeps them; a wheel carries copies inside the package, under ``_data``, made
+by ``setup.py`` at build time with the catalogues compiled.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+CHECKOUT = PACKAGE.parent
+FROM_CHECKOUT = (CHECKOUT / "templates").is_dir() and (CHECKOUT / "pyproject.toml").is_file()
+DATA = CHECKOUT if FROM_CHECKOUT else PACKAGE / "_data"
+
+TEMPLATES = DATA / "templates"
+STATIC = DATA / "static"
+MIGRATIONS = DATA / "migrations"
+TRANSLATIONS = DATA / "translations"
+
+
+def instance_folder() -> Path:
+    """COMPANION_INSTANCE, else the checkout's instance/, else a per-user data folder."""
+    if os.environ.get("COMPANION_INSTANCE"):
+        return Path(os.environ["COMPANION_INSTANCE"])
+    if FROM_CHECKOUT:
+        return CHECKOUT / "instance"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("companion", appauthor=False))
