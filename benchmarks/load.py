@@ -1,6 +1,6 @@
 """How many tables one `companion serve` holds: requests per second, p50 and p99, errors.
 
-Starts the app the way `make serve` does (waitress), on loopback only, with a fresh
+Starts the app the way `make serve` does (granian, plain http), on loopback only, with a fresh
 database: SQLite by default, PostgreSQL when TEST_DATABASE_URL names a server:
 
     .venv/bin/python benchmarks/load.py
