@@ -1,0 +1,772 @@
+"""Which WSGI server `companion serve` should run: the candidates against waitress, in one run.
+
+Run by hand, from the project folder, with the project's virtualenv:
+
+    .venv/bin/python benchmarks/servers.py
+    .venv/bin/python benchmarks/servers.py --servers waitress,granian --seconds 3
+
+Each server in turn (waitress, today's server, first: every ratio is to its figures in
+the same run) gets a fresh instance folder and SQLite database (`companion db upgrade`
+once), is started on 127.0.0.1 on a free port as one process with 8 threads (plus a
+granian row with 2 worker processes), and gets, through the real HTTP interface, one
+Black Spy game of 6 players with 30 recorded deals. Then, for --seconds each (5 s by
+default, after a short warm-up), with keep-alive connections and --concurrency (8)
+clients each waiting for its answer before asking again:
+
+- static: GET the hashed stylesheet named in a page's <link rel=stylesheet>;
+- page: GET the 30-deal game page (the whole page, as a phone following the game);
+- POST: record a deal, as a phone with htmx does (HX-Request, the answer is the game
+  fragment), from --writers (4) clients at once. Each records into a game of its own that
+  also starts with 30 deals, carries the right next deal number and a fresh submission
+  id, so every request is a new deal, never a "recorded from another phone" refusal (a
+  409 would count as an error); afterwards each game page must show every deal. The
+  writers share one SQLite file, so this figure is mostly SQLite's write lock;
+- idle-150: 150 plain TCP connections that send nothing (a phone's preconnected or
+  forgotten sockets) are held open, then a normal GET / on a new connection is timed,
+  capped at --idle-wait (10 s): "> 10 s (locked out)" when it gets no answer;
+- tables: the benchmarks/load.py idea, shortened to fit in about 30 s: each table has a
+  scorer recording a deal every 20 s and five phones reading the game page every 3 s,
+  each request on a new connection; the number of tables doubles from 8 every
+  --tables-seconds (3 s) until p99 passes 200 ms or a request fails. Its steps are short,
+  so it is a rough figure next to load.py's 20 s steps. --no-tables skips it.
+
+Requests ask for gzip, as phones do, so Flask-Compress works as it does for real. The
+load generator is one asyncio loop on raw sockets in this process, sharing the machine's
+cores with the server; the CPU seconds it used (time.process_time) are printed beside
+every figure so that a server held back by its client can be told apart. p50 and p99
+are per request, in milliseconds; req/s counts only answers with the expected status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import importlib.metadata
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+HOST = "127.0.0.1"
+PLAYERS = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]
+DEAL_TOTAL = 60  # the standard rules; points split evenly, so nobody is near a shoot (60 alone)
+SETUP_DEALS = 30
+SETUP_TRIES = 20
+REQUEST_TIMEOUT = 10.0
+START_TIMEOUT = 30.0
+DEAL_EVERY, FOLLOW_EVERY, FOLLOWERS = 20.0, 3.0, 5
+P99_LIMIT = 0.200
+TABLES_BUDGET = 30.0
+APP = "companion.wsgi:app"
+FACTORY = "companion:create_app"
+
+CHEROOT_RUNNER = """
+import sys
+from importlib import import_module
+from cheroot import wsgi
+target, factory, port, threads = sys.argv[1], sys.argv[2] == "factory", int(sys.argv[3]), int(sys.argv[4])
+module, _, name = target.partition(":")
+app = getattr(import_module(module), name)
+server = wsgi.Server(("127.0.0.1", port), app() if factory else app, numthreads=threads, max=threads)
+import signal
+signal.signal(signal.SIGTERM, lambda *_: server.stop())
+server.safe_start()
+"""
+
+
+# --- the servers -------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    name: str
+    package: str
+    command: object  # (port, threads, factory: bool) -> list[str]
+
+
+def _waitress(port: int, threads: int, factory: bool) -> list[str]:
+    target = ["--call", FACTORY] if factory else [APP]
+    return [str(BIN / "waitress-serve"), f"--listen={HOST}:{port}", f"--threads={threads}", *target]
+
+
+def _granian(workers: int):  # noqa: ANN202
+    def command(port: int, threads: int, factory: bool) -> list[str]:
+        return [
+            str(BIN / "granian"), "--interface", "wsgi", "--host", HOST, "--port", str(port),
+            "--workers", str(workers), "--blocking-threads", str(threads), "--no-access-log",
+            *(["--factory", FACTORY] if factory else [APP]),
+        ]
+    return command
+
+
+def _gunicorn(port: int, threads: int, factory: bool) -> list[str]:
+    return [
+        str(BIN / "gunicorn"), "-k", "gthread", "--threads", str(threads), "-w", "1", "-b", f"{HOST}:{port}",
+        f"{FACTORY}()" if factory else APP,
+    ]
+
+
+def _cheroot(port: int, threads: int, factory: bool) -> list[str]:
+    if factory:  # the CLI takes only a module:object, so a tiny runner of the same Server
+        return [sys.executable, "-c", CHEROOT_RUNNER, FACTORY, "factory", str(port), str(threads)]
+    return [str(BIN / "cheroot"), APP, "--bind", f"{HOST}:{port}", "--threads", str(threads), "--max-threads", str(threads)]
+
+
+CANDIDATES = {
+    "waitress": Candidate("waitress", "waitress", _waitress),
+    "granian": Candidate("granian", "granian", _granian(1)),
+    "granian-w2": Candidate("granian-w2", "granian", _granian(2)),
+    "gunicorn": Candidate("gunicorn", "gunicorn", _gunicorn),
+    "cheroot": Candidate("cheroot", "cheroot", _cheroot),
+}
+
+
+def version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def app_env(folder: Path, root: Path) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("COMPANION_PASSCODE", "COMPANION_HOSTS", "COMPANION_PROXY", "SECRET_KEY")}
+    env.update({
+        "COMPANION_INSTANCE": str(folder),
+        "DATABASE_URL": f"sqlite:///{folder / 'companion.sqlite3'}",
+        "HTTPS_PORT": "off",
+        "PYTHONPATH": os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+def log_tail(path: Path, lines: int = 8) -> str:
+    try:
+        return "\n".join("      " + line for line in path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "      (no log)"
+
+
+def uses_factory(root: Path) -> bool:
+    """Whether companion.wsgi cannot be imported here, so every server must build the app itself."""
+    folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+    try:
+        result = subprocess.run([sys.executable, "-c", "import companion.wsgi"], env=app_env(folder, root), cwd=root,
+                                capture_output=True, text=True, timeout=60)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if result.returncode == 0:
+        return False
+    last = (result.stderr.strip().splitlines() or ["?"])[-1]
+    print(f"note: {APP} does not import here ({last}); every server builds the app with {FACTORY} instead")
+    return True
+
+
+class Running:
+    """One server process (and its children) with its own instance folder."""
+
+    def __init__(self, candidate: Candidate, threads: int, factory: bool, root: Path) -> None:
+        self.candidate = candidate
+        self.folder = Path(tempfile.mkdtemp(prefix=f"companion-{candidate.name}-"))
+        self.port = free_port()
+        self.log = self.folder / "server.log"
+        self.env = app_env(self.folder, root)
+        self.root = root
+        self.command = candidate.command(self.port, threads, factory)
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        migrate = subprocess.run([str(BIN / "companion"), "db", "upgrade"], env=self.env, cwd=self.root,
+                                 capture_output=True, text=True, timeout=120)
+        if migrate.returncode != 0:
+            raise RuntimeError("companion db upgrade failed:\n" + migrate.stderr[-1500:])
+        with self.log.open("ab") as output:
+            # a session of its own, so that stop() reaches the worker processes too
+            self.process = subprocess.Popen(self.command, env=self.env, cwd=self.root, stdout=output,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + START_TIMEOUT
+        wrong: list[int] = []
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"exited with {self.process.returncode}:\n{log_tail(self.log)}")
+            try:
+                status = asyncio.run(answer_of(self.port, "/", 2.0))
+                if status == 200:
+                    return
+                wrong.append(status)
+                if len(wrong) >= 10:  # up, but the app itself is broken: no use waiting
+                    raise RuntimeError(f"GET / answered {status}:\n{log_tail(self.log)}")
+            except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"GET / not answered 200 within {START_TIMEOUT:.0f} s:\n{log_tail(self.log)}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+                self.process.wait(timeout=8)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=5)
+            except ProcessLookupError:
+                pass
+        if self.process:
+            try:  # anything of the group left behind (a worker that ignored SIGTERM)
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def notes(self) -> list[str]:
+        """The server's own warnings and errors, for the report."""
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return []
+        seen: dict[str, str] = {}  # one line of each kind: "Task queue depth is 1", "... is 5" are one
+        for line in text.splitlines():
+            if re.search(r"warn|error|exception|traceback|critical", line, re.I):
+                kind = re.sub(r"\d+", "#", re.sub(r"^\[?[\d\- :,.]+\]?\s*", "", line.strip()))
+                seen.setdefault(kind, line.strip())
+        return list(seen.values())[:6]
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# --- a small HTTP/1.1 client on raw sockets --------------------------------------------
+
+
+class Connection:
+    """One keep-alive connection; cookies are a dict shared by one phone's connections."""
+
+    def __init__(self, port: int, cookies: dict[str, str] | None = None) -> None:
+        self.port = port
+        self.cookies = cookies if cookies is not None else {}
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    def build(self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False) -> bytes:
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}", "Accept-Encoding: gzip", "User-Agent: bench"]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if htmx:
+            lines.append("HX-Request: true")
+        body = b""
+        if form is not None:
+            body = urllib.parse.urlencode(form).encode()
+            lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+    async def send(self, raw: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        reader, writer = self.reader, self.writer
+        try:
+            writer.write(raw)
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.split(b"\r\n")
+            status = int(lines[0].split(None, 2)[1])
+            headers: dict[bytes, bytes] = {}
+            for line in lines[1:]:
+                name, _, value = line.partition(b":")
+                name, value = name.strip().lower(), value.strip()
+                if name == b"set-cookie":
+                    cookie = value.split(b";", 1)[0].decode()
+                    key, _, val = cookie.partition("=")
+                    self.cookies[key.strip()] = val.strip()
+                elif name:
+                    headers[name] = value
+            if status in (204, 304) or status < 200:
+                body = b""
+            elif b"content-length" in headers:
+                body = await reader.readexactly(int(headers[b"content-length"]))
+            elif b"chunked" in headers.get(b"transfer-encoding", b"").lower():
+                parts = []
+                while True:
+                    size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                    if size == 0:
+                        await reader.readuntil(b"\r\n")  # no trailers are sent here
+                        break
+                    parts.append(await reader.readexactly(size))
+                    await reader.readexactly(2)
+                body = b"".join(parts)
+            else:
+                body = await reader.read()
+                headers[b"connection"] = b"close"
+        except BaseException:
+            self.close()
+            raise
+        if headers.get(b"connection", b"").lower() == b"close":
+            self.close()
+        return status, headers, body
+
+    async def request(self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False):  # noqa: ANN201
+        async with asyncio.timeout(REQUEST_TIMEOUT):
+            return await self.send(self.build(method, path, form, htmx))
+
+
+def text_of(headers: dict[bytes, bytes], body: bytes) -> str:
+    if headers.get(b"content-encoding") == b"gzip":
+        body = gzip.decompress(body)
+    return body.decode("utf-8", "replace")
+
+
+async def answer_of(port: int, path: str, timeout: float) -> int:
+    connection = Connection(port)
+    try:
+        async with asyncio.timeout(timeout):
+            status, _, _ = await connection.send(connection.build("GET", path))
+            return status
+    finally:
+        connection.close()
+
+
+@dataclass
+class Game:
+    """One scorer's phone: its cookies, its connection, its game and the next deal number."""
+
+    port: int
+    path: str = ""
+    token: str = ""
+    number: int = 1
+    cookies: dict[str, str] = field(default_factory=dict)
+    connection: Connection | None = None
+    stylesheet: str = ""
+
+    def deal_form(self) -> dict[str, str]:
+        form = {"csrf_token": self.token, "mode": "points", "submission": uuid.uuid4().hex, "number": str(self.number)}
+        form.update({f"points-{seat}": str(DEAL_TOTAL // self.players) for seat in range(self.players)})
+        return form
+
+    players: int = len(PLAYERS)
+
+
+async def new_game(port: int, players: int = len(PLAYERS)) -> Game:
+    game = Game(port, players=players)
+    game.connection = Connection(port, game.cookies)
+    status, headers, body = await game.connection.request("GET", "/new")
+    page = text_of(headers, body)
+    if status != 200:
+        raise RuntimeError(f"GET /new answered {status}")
+    game.token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    sheet = re.search(r'<link rel="stylesheet" href="([^"]+)"', page)
+    game.stylesheet = sheet.group(1) if sheet else ""
+    form = {"csrf_token": game.token, "first_dealer": "0", "end_value": "10000"}
+    form.update({f"player-{row}": name for row, name in enumerate(PLAYERS[:players])})
+    status, headers, _ = await game.connection.request("POST", "/black-spy/new", form)
+    if status != 303:
+        raise RuntimeError(f"POST /black-spy/new answered {status}")
+    game.path = urllib.parse.urlsplit(headers[b"location"].decode()).path
+    return game
+
+
+async def record(game: Game, connection: Connection | None = None) -> int:
+    """Record the next deal; 200 when the server answered with the fragment of the new state."""
+    status, _, _ = await (connection or game.connection).request("POST", game.path + "/deals", game.deal_form(), htmx=True)
+    if status == 200:
+        game.number += 1
+    return status
+
+
+async def recorded_number(game: Game) -> int:
+    """The next deal number as the game page says it, to check that the deals were all kept."""
+    status, headers, body = await game.connection.request("GET", game.path)
+    found = re.search(r'name="number" value="(\d+)"', text_of(headers, body))
+    return int(found.group(1)) if status == 200 and found else -1
+
+
+async def with_deals(port: int, deals: int, refusals: Counter) -> Game:
+    """A game with ``deals`` deals; a write the server refuses (500: SQLite busy) is sent again."""
+    for _ in range(SETUP_TRIES):
+        try:
+            game = await new_game(port)
+            break
+        except RuntimeError as error:
+            refusals[str(error).rsplit(" ", 1)[-1]] += 1
+            await asyncio.sleep(0.1)
+    else:
+        raise RuntimeError(f"a game could not be started in {SETUP_TRIES} tries: {dict(refusals)}")
+    for _ in range(deals):
+        for _ in range(SETUP_TRIES):
+            status = await record(game)
+            if status == 200:
+                break
+            refusals[str(status)] += 1
+            await asyncio.sleep(0.1)
+        else:
+            raise RuntimeError(f"deal {game.number} of the set-up was refused {SETUP_TRIES} times: {dict(refusals)}")
+    return game
+
+
+# --- measuring ---------------------------------------------------------------------
+
+
+@dataclass
+class Figure:
+    rps: float = 0.0
+    p50: float = 0.0
+    p99: float = 0.0
+    errors: int = 0
+    cpu: float = 0.0
+    note: str = ""
+
+    def cells(self, base: Figure | None) -> str:
+        ratio = f"{self.rps / base.rps:5.2f}x" if base and base.rps else "    - "
+        return f"{self.rps:7.0f} {self.p50 * 1000:6.1f} {self.p99 * 1000:6.1f} {ratio}"
+
+
+def kinds(errors: Counter) -> str:
+    """What went wrong, most often first: "500x3 TimeoutErrorx1"."""
+    return " ".join(f"{kind}x{count}" for kind, count in errors.most_common())
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
+
+
+async def closed_loop(workers: list, seconds: float, warmup: float) -> Figure:
+    """Each worker is an async callable returning the answer's status (200 is the one expected);
+    each loops, waiting for its answer before asking again, until time is up."""
+    latencies: list[float] = []
+    errors: Counter = Counter()
+    measuring = [False]
+
+    async def run(work, end: float) -> None:  # noqa: ANN001
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            try:
+                outcome = await work()
+            except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
+                outcome = type(error).__name__
+            if measuring[0]:
+                if outcome == 200:
+                    latencies.append(time.perf_counter() - start)
+                else:
+                    errors[str(outcome)] += 1
+            if outcome != 200:
+                await asyncio.sleep(0.05)
+
+    if warmup > 0:
+        end = time.perf_counter() + warmup
+        await asyncio.gather(*(run(work, end) for work in workers))
+    measuring[0] = True
+    cpu = time.process_time()
+    start = time.perf_counter()
+    await asyncio.gather(*(run(work, start + seconds) for work in workers))
+    elapsed = time.perf_counter() - start
+    ordered = sorted(latencies)
+    return Figure(len(ordered) / elapsed, percentile(ordered, 0.5), percentile(ordered, 0.99), sum(errors.values()),
+                  time.process_time() - cpu, kinds(errors))
+
+
+def getter(port: int, path: str):  # noqa: ANN201
+    connection = Connection(port)
+
+    async def work() -> int:
+        status, _, _ = await connection.request("GET", path)
+        return status
+    return work
+
+
+async def idle_lockout(port: int, count: int, wait: float) -> tuple[str, float, str]:
+    """Hold ``count`` silent connections, then time GET / on a new one."""
+    idle: list[socket.socket] = []
+    refused = 0
+    for _ in range(count):
+        sock = socket.socket()
+        sock.setblocking(False)
+        if sock.connect_ex((HOST, port)) not in (0, 115):  # 115: EINPROGRESS
+            refused += 1
+            sock.close()
+            continue
+        idle.append(sock)
+    await asyncio.sleep(1.0)  # time for the server to accept them all
+    start = time.perf_counter()
+    try:
+        status = await answer_of(port, "/", wait)
+        elapsed = time.perf_counter() - start
+        answer = f"{elapsed * 1000:.0f} ms" + ("" if status == 200 else f" ({status})")
+    except TimeoutError:
+        elapsed = float("inf")
+        answer = f"> {wait:.0f} s (locked out)"
+    except (OSError, ValueError, asyncio.IncompleteReadError) as error:
+        elapsed = float("inf")
+        answer = f"failed: {type(error).__name__}"
+    closed = 0
+    for sock in idle:
+        try:
+            if sock.recv(1) == b"":
+                closed += 1
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+        sock.close()
+    note = f"{len(idle)} held"
+    if refused:
+        note += f", {refused} refused"
+    if closed:
+        note += f", {closed} closed by the server"
+    return answer, elapsed, note
+
+
+async def tables_held(port: int, step_seconds: float, max_tables: int) -> tuple[str, str, float]:
+    """The benchmarks/load.py idea, in short steps: the largest number of tables with p99 under 200 ms."""
+    cpu = time.process_time()
+    begun = time.monotonic()
+    tables: list[Game] = []
+    held, count, failed = 0, 8, False
+    limit = asyncio.Semaphore(8)
+    steps: list[str] = []
+
+    async def table() -> Game:
+        async with limit:
+            game = await new_game(port, players=4)
+            game.connection.close()
+            return game
+
+    while count <= max_tables and time.monotonic() - begun + step_seconds <= TABLES_BUDGET:
+        tables += await asyncio.gather(*(table() for _ in range(count - len(tables))))
+        latencies: list[float] = []
+        errors: Counter = Counter()
+        pending: set[asyncio.Task] = set()
+
+        async def timed(game: Game, scorer: bool) -> None:
+            connection = Connection(port, game.cookies)  # a new connection each time, as load.py's urllib does
+            start = time.perf_counter()
+            try:
+                if scorer:
+                    outcome = await record(game, connection)
+                else:
+                    outcome, _, _ = await connection.request("GET", game.path)
+            except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError) as error:
+                outcome = type(error).__name__
+            finally:
+                connection.close()
+            if outcome == 200:
+                latencies.append(time.perf_counter() - start)
+            else:
+                errors[("POST " if scorer else "GET ") + str(outcome)] += 1
+
+        async def phone(game: Game, scorer: bool, first: float, every: float, end: float) -> None:
+            due = first
+            while due < end:
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                task = asyncio.create_task(timed(game, scorer))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
+                due += every
+
+        now = time.monotonic()
+        end = now + step_seconds
+        phones = []
+        for index, game in enumerate(tables):
+            phones.append(phone(game, True, now + DEAL_EVERY * index / len(tables), DEAL_EVERY, end))
+            for follower in range(FOLLOWERS):
+                spread = ((index * FOLLOWERS + follower) % (len(tables) * FOLLOWERS)) / (len(tables) * FOLLOWERS)
+                phones.append(phone(game, False, now + FOLLOW_EVERY * spread, FOLLOW_EVERY, end))
+        await asyncio.gather(*phones)
+        if pending:
+            await asyncio.gather(*list(pending))
+        ordered = sorted(latencies)
+        p99 = percentile(ordered, 0.99)
+        steps.append(f"{count}:{p99 * 1000:.0f}ms" + (f" ({kinds(errors)})" if errors else ""))
+        if p99 >= P99_LIMIT or errors:
+            failed = True
+            break
+        held = count
+        count *= 2
+    # not failed: it held the most that --max-tables or the time budget let this run ask for
+    return ("" if failed else ">=") + str(held), " ".join(steps), time.process_time() - cpu
+
+
+@dataclass
+class Row:
+    name: str
+    figures: dict[str, Figure] = field(default_factory=dict)
+    idle: str = ""
+    idle_seconds: float = 0.0
+    idle_note: str = ""
+    tables: str = "-"
+    setup: float = 0.0
+    setup_refusals: str = ""
+    cpu: float = 0.0
+    failed: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+async def measure(port: int, args: argparse.Namespace, row: Row) -> None:
+    started = time.perf_counter()
+    # the first game alone: two first games at once race to add the same new player names
+    # (an IntegrityError, 500, in the app); once the players exist, games start in parallel
+    refusals: Counter = Counter()
+    games = [await with_deals(port, SETUP_DEALS, refusals)]
+    games += await asyncio.gather(*(with_deals(port, SETUP_DEALS, refusals) for _ in range(args.writers)))
+    row.setup = time.perf_counter() - started
+    row.setup_refusals = kinds(refusals)
+    print(f"    set-up: {len(games)} games of {SETUP_DEALS} deals in {row.setup:.1f} s"
+          + (f"; writes refused and sent again: {row.setup_refusals}" if refusals else ""), flush=True)
+    page_game, writers = games[0], games[1:]
+    if not page_game.stylesheet:
+        raise RuntimeError("no <link rel=stylesheet href=...> on /new")
+    warmup = min(1.0, args.seconds / 5)
+
+    def show(label: str, figure: Figure) -> None:
+        print(f"    {label:<7} {figure.rps:7.0f} req/s  p50 {figure.p50 * 1000:6.1f} ms  p99 {figure.p99 * 1000:6.1f} ms"
+              f"  errors {figure.errors}{' (' + figure.note + ')' if figure.note else ''}  client CPU {figure.cpu:.1f} s",
+              flush=True)
+
+    row.figures["static"] = await closed_loop([getter(port, page_game.stylesheet) for _ in range(args.concurrency)],
+                                              args.seconds, warmup)
+    show("static", row.figures["static"])
+    row.figures["page"] = await closed_loop([getter(port, page_game.path) for _ in range(args.concurrency)],
+                                            args.seconds, warmup)
+    show("page", row.figures["page"])
+
+    def poster(game: Game):  # noqa: ANN202
+        async def work() -> int:
+            return await record(game)
+        return work
+
+    posted_from = sum(game.number for game in writers)
+    row.figures["POST"] = await closed_loop([poster(game) for game in writers], args.seconds, warmup)
+    show("POST", row.figures["POST"])
+    kept = [await recorded_number(game) == game.number for game in writers]
+    if not all(kept):
+        row.figures["POST"].note = " ".join(filter(None, [row.figures["POST"].note, "deals lost"]))
+        print("    POST: the game pages do not show every recorded deal", flush=True)
+    else:
+        print(f"    POST: {sum(game.number for game in writers) - posted_from} deals recorded, all on the game pages",
+              flush=True)
+    for game in games:
+        game.connection.close()
+
+    row.idle, row.idle_seconds, row.idle_note = await idle_lockout(port, args.idle, args.idle_wait)
+    print(f"    idle-{args.idle}: GET / answered in {row.idle} ({row.idle_note})", flush=True)
+    if not args.no_tables:
+        # the silent connections are gone; a server that locked out needs a moment to notice
+        deadline = time.monotonic() + args.idle_wait
+        while time.monotonic() < deadline:
+            try:
+                if await answer_of(port, "/", 2.0) == 200:
+                    break
+            except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError):
+                pass
+        row.tables, steps, cpu = await tables_held(port, args.tables_seconds, args.max_tables)
+        print(f"    tables held (p99 < {P99_LIMIT * 1000:.0f} ms, no error): {row.tables}  (tables:p99 {steps})"
+              f"  client CPU {cpu:.1f} s",
+              flush=True)
+
+
+def run_one(candidate: Candidate, args: argparse.Namespace, factory: bool, root: Path) -> Row:
+    row = Row(candidate.name)
+    server = Running(candidate, args.threads, factory, root)
+    shown = [Path(server.command[0]).name, *("<runner>" if "\n" in part else part for part in server.command[1:])]
+    print(f"\n== {candidate.name}: {' '.join(shown)}", flush=True)
+    cpu = time.process_time()
+    try:
+        server.start()
+        asyncio.run(measure(server.port, args, row))
+    except Exception as error:  # noqa: BLE001  (one server failing must not stop the others)
+        row.failed = f"{type(error).__name__}: {error}".strip()
+        print(f"    FAILED: {row.failed}\n{log_tail(server.log)}", flush=True)
+    finally:
+        server.stop()
+        row.notes = server.notes()
+        server.cleanup()
+    row.cpu = time.process_time() - cpu
+    for note in row.notes:
+        print(f"    server log: {note[:160]}")
+    return row
+
+
+def report(rows: list[Row], args: argparse.Namespace, factory: bool, started: float) -> None:
+    base = next((row for row in rows if row.name == "waitress" and not row.failed), None)
+    head = "req/s p50 ms p99 ms  ×wt"
+    print(f"\n{'':<11}|{'static css':^27}|{'30-deal game page':^27}|{'deal POST (htmx)':^27}|"
+          f" {'idle-' + str(args.idle) + ': GET /':<22}| {'tables':>6} | {'client':>6}")
+    print(f"{'server':<11}| {head} | {head} | {head} | {'answer time':<22}| {'held':>6} | {'CPU s':>6}")
+    print("-" * 140)
+    for row in rows:
+        if row.failed:
+            print(f"{row.name:<11}| failed: {row.failed.splitlines()[0][:110]}")
+            continue
+        cells = []
+        for key in ("static", "page", "POST"):
+            figure = row.figures.get(key)
+            cells.append(figure.cells(base.figures.get(key) if base else None) if figure else " " * 26)
+        errors = sum(figure.errors for figure in row.figures.values())
+        print(f"{row.name:<11}| " + " | ".join(cells) + f" | {row.idle:<22}| {row.tables:>6} | {row.cpu:>6.1f}"
+              + (f"  ({errors} errors)" if errors else ""))
+    print("-" * 140)
+    print("×wt: requests per second as a multiple of waitress's in this run. p50/p99: milliseconds per request.")
+    print(f"client CPU s: seconds of CPU this load generator used for the row (set-up, figures, idle test, tables),"
+          f" beside {args.seconds:.0f} s per figure.")
+    versions = ", ".join(f"{package} {version(package)}" for package in ("waitress", "granian", "gunicorn", "cheroot"))
+    print(f"Python {platform.python_version()} ({sys.executable}); {versions}; Flask {version('flask')}")
+    for row in rows:
+        if row.setup_refusals:
+            print(f"{row.name}: set-up writes refused (SQLite busy) and sent again: {row.setup_refusals}")
+    print(f"{os.cpu_count()} cores shared by the server and this client; concurrency {args.concurrency} "
+          f"(POST: {args.writers} writers), "
+          f"{args.threads} threads per server process; app: {FACTORY + ' (factory)' if factory else APP}; "
+          f"total {time.monotonic() - started:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--servers", default=",".join(CANDIDATES),
+                        help=f"a comma-separated subset of {', '.join(CANDIDATES)} (default: all)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="how long each figure is measured (default 5)")
+    parser.add_argument("--concurrency", type=int, default=8, help="clients at once for each figure (default 8)")
+    parser.add_argument("--writers", type=int, default=4,
+                        help="clients recording deals at once, each into its own 30-deal game (default 4)")
+    parser.add_argument("--threads", type=int, default=8, help="threads per server process (default 8)")
+    parser.add_argument("--idle", type=int, default=150, help="silent connections held open (default 150)")
+    parser.add_argument("--idle-wait", type=float, default=10.0, help="how long GET / may take then (default 10 s)")
+    parser.add_argument("--tables-seconds", type=float, default=3.0, help="length of each tables step (default 3 s)")
+    parser.add_argument("--max-tables", type=int, default=256)
+    parser.add_argument("--no-tables", action="store_true", help="skip the tables-held figure")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="project folder whose companion package is served (default: this checkout)")
+    args = parser.parse_args()
+    names = [name.strip() for name in args.servers.split(",") if name.strip()]
+    unknown = [name for name in names if name not in CANDIDATES]
+    if unknown:
+        parser.error(f"unknown server(s) {', '.join(unknown)}; pick from {', '.join(CANDIDATES)}")
+    started = time.monotonic()
+    root = args.root.resolve()
+    factory = uses_factory(root)
+    rows = [run_one(CANDIDATES[name], args, factory, root) for name in names]
+    report(rows, args, factory, started)
+
+
+if __name__ == "__main__":
+    main()
