@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
+# the secure address beside the plain one; HTTPS_PORT=off for none
+HTTPS_PORT ?= 8443
 
 .PHONY: serve test install install-test system-packages translations messages clean
 
@@ -44,7 +46,7 @@ messages: install
 	$(BIN)/python tools/i18n.py extract
 
 serve: install translations
-	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve
+	HOST=$(HOST) PORT=$(PORT) HTTPS_PORT=$(HTTPS_PORT) $(BIN)/companion serve
 
 # the whole suite twice: on SQLite, then on a throwaway PostgreSQL server of its own
 test: install-test translations
