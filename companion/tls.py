@@ -9,13 +9,16 @@ and private addresses, so a copied key can never impersonate a site on the inter
 from __future__ import annotations
 
 import base64
+import fcntl
 import ipaddress
 import os
 import plistlib
+import re
 import socket
 import tempfile
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,7 +29,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 AUTHORITY_YEARS = 10
-# Apple refuses TLS server certificates valid for more than 398 days
+# apple refuses tls server certificates valid for more than 398 days
 SERVER_DAYS = 397
 RENEW_BEFORE = timedelta(days=30)
 BACKDATE = timedelta(hours=1)  # a phone whose clock runs a little behind still accepts it
@@ -36,12 +39,18 @@ PRIVATE_NETWORKS = tuple(
     for network in (
         "127.0.0.0/8", "::1/128",
         "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
-        "100.64.0.0/10",  # carrier-grade NAT, which Tailscale uses
+        "100.64.0.0/10",  # carrier-grade nat, which tailscale uses
         "fc00::/7", "fe80::/10",
     )
 )
+UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
+
+# letters, digits and inner hyphens, as verifiers parse a certificate's dns names
+LABEL = r"(?!-)[a-z0-9-]{1,63}(?<!-)"
+DNS_NAME = re.compile(rf"(\*\.)?{LABEL}(\.{LABEL})*")
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @dataclass(frozen=True)
@@ -63,15 +72,25 @@ class Material:
 
 
 def hostname() -> str:
-    """This machine's name, as certificates write names: lower case."""
-    return socket.gethostname().split(".")[0].lower() or "localhost"
+    """This machine's name, as certificates write names: lower case, non-ascii as an a-label."""
+    name = socket.gethostname().split(".")[0].lower()
+    try:
+        return name.encode("idna").decode("ascii") or "localhost"
+    except UnicodeError:
+        return name or "localhost"
+
+
+def _host_names() -> list[str]:
+    # a machine named like "my_box" gets no dns names of its own, only its addresses
+    host = hostname()
+    return [host, f"{host}.local"] if DNS_NAME.fullmatch(host) and host != "localhost" else []
 
 
 def lan_addresses() -> list[str]:
-    """This machine's addresses a phone on the same network can reach."""
+    """This machine's non-loopback IPv4 and global or unique-local IPv6 addresses a phone can reach."""
     found: set[str] = set()
     try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+        for info in socket.getaddrinfo(socket.gethostname(), None):
             found.add(str(info[4][0]))
     except OSError:
         pass
@@ -82,29 +101,23 @@ def lan_addresses() -> list[str]:
             found.add(probe.getsockname()[0])
         except OSError:
             pass
-    usable = []
+    usable: list[Address] = []
     for text in found:
-        address = ipaddress.ip_address(text)
-        if not (address.is_loopback or address.is_link_local or address.is_unspecified):
-            usable.append(address)
-    return [str(address) for address in sorted(usable)]
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            continue
+        if address.is_loopback or address.is_link_local or address.is_unspecified or address.is_multicast:
+            continue
+        if address.version == 6 and not (address.is_global or address in UNIQUE_LOCAL):
+            continue
+        usable.append(address)
+    return [str(address) for address in sorted(usable, key=lambda address: (address.version, address))]
 
 
 def extra_names_from_env(value: str | None) -> list[str]:
-    """COMPANION_TLS_NAMES: names and addresses separated by commas and/or whitespace."""
+    """COMPANION_TLS_NAMES: names and addresses separated by commas and/or whitespace; empty ones dropped."""
     return [name for name in (value or "").replace(",", " ").split() if name]
-
-
-def wanted_names(extra: Iterable[str] = ()) -> list[str]:
-    """localhost, 127.0.0.1, ::1, the hostname, <hostname>.local, every LAN address, plus extra."""
-    host = hostname()
-    names = ["localhost", "127.0.0.1", "::1", host, f"{host}.local", *lan_addresses(), *extra]
-    unique: list[str] = []
-    for name in names:
-        name = name.strip().lower().rstrip(".")
-        if name and name not in unique:
-            unique.append(name)
-    return unique
 
 
 def _address(name: str) -> Address | None:
@@ -112,6 +125,38 @@ def _address(name: str) -> Address | None:
         return ipaddress.ip_address(name.strip("[]"))
     except ValueError:
         return None
+
+
+def _normal(name: str) -> str:
+    """The one spelling of a name or address, so the same name never looks new."""
+    text = name.strip()
+    address = _address(text)
+    if address is not None:
+        # a certificate holds no zone, so fe80::1%eth0 is written as fe80::1
+        return str(address).split("%")[0]
+    text = text.lower().rstrip(".")
+    try:
+        text = text.encode("idna").decode("ascii")
+    except UnicodeError:
+        pass
+    if not DNS_NAME.fullmatch(text) or len(text) > 253:
+        raise ValueError(f"{name!r} is neither a host name nor an IP address")
+    return text
+
+
+def _unique(names: Iterable[str]) -> list[str]:
+    unique: list[str] = []
+    for name in names:
+        if name.strip():
+            name = _normal(name)
+            if name not in unique:
+                unique.append(name)
+    return unique
+
+
+def wanted_names(extra: Iterable[str] = ()) -> list[str]:
+    """localhost, 127.0.0.1, ::1, the hostname, <hostname>.local, every LAN address, plus extra."""
+    return _unique(["localhost", "127.0.0.1", "::1", *_host_names(), *lan_addresses(), *extra])
 
 
 def permitted(name: str, constraints: x509.NameConstraints) -> bool:
@@ -130,14 +175,15 @@ def permitted(name: str, constraints: x509.NameConstraints) -> bool:
 
 
 def _constraints(names: Iterable[str]) -> x509.NameConstraints:
-    host = hostname()
-    dns = ["localhost", host, f"{host}.local"]
-    networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = list(PRIVATE_NETWORKS)
+    dns = ["localhost", *_host_names()]
+    networks: list[Network] = list(PRIVATE_NETWORKS)
     for name in names:
         address = _address(name)
         if address is None:
-            if name not in dns:
-                dns.append(name)
+            # a wildcard's subtree is the name under it, which permits the wildcard too
+            base = name.removeprefix("*.")
+            if base not in dns:
+                dns.append(base)
         elif not any(address in network for network in networks):
             networks.append(ipaddress.ip_network(address))
     return x509.NameConstraints(
@@ -146,22 +192,48 @@ def _constraints(names: Iterable[str]) -> x509.NameConstraints:
     )
 
 
-def _write(path: Path, data: bytes, mode: int) -> None:
+def _write(path: Path, data: bytes, mode: int, exclusive: bool = False) -> None:
     """Write whole or not at all, never readable by others even for a moment."""
+    # mkstemp opens with O_EXCL and mode 0600, so a key is private from its first byte
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         os.fchmod(descriptor, mode)
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
-        os.replace(temporary, path)
+            file.flush()
+            os.fsync(file.fileno())
+        if exclusive:
+            # a hard link fails when the name exists, so a file made by someone else is never replaced
+            os.link(temporary, path)
+            os.unlink(temporary)
+        else:
+            os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
 
 
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """One ensure at a time per folder, across processes: two servers starting at once share one authority."""
+    descriptor = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
 def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
     # pkcs8: the one format granian reads
     return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+
+
+def _key_usage(certificates: bool) -> x509.KeyUsage:
+    return x509.KeyUsage(
+        digital_signature=True, content_commitment=False, key_encipherment=False, data_encipherment=False,
+        key_agreement=False, key_cert_sign=certificates, crl_sign=certificates, encipher_only=False, decipher_only=False,
+    )
 
 
 def _make_authority(folder: Path, names: Iterable[str], now: datetime) -> None:
@@ -179,22 +251,15 @@ def _make_authority(folder: Path, names: Iterable[str], now: datetime) -> None:
         .not_valid_before(now - BACKDATE)
         .not_valid_after(now + timedelta(days=365 * AUTHORITY_YEARS))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True, content_commitment=False, key_encipherment=False, data_encipherment=False,
-                key_agreement=False, key_cert_sign=True, crl_sign=True, encipher_only=False, decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(_key_usage(certificates=True), critical=True)
         .add_extension(_constraints(names), critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .sign(key, hashes.SHA256())
     )
-    # the key first and exclusively: of two servers starting at once, one makes the authority
-    descriptor = os.open(folder / "ca.key", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "wb") as file:
-        file.write(_pem_key(key))
+    # the certificate first: the key's arrival is what makes the authority exist, so a crash
+    # in between leaves no key and the next start simply makes the authority again
     _write(folder / "ca.crt", certificate.public_bytes(serialization.Encoding.PEM), 0o644)
+    _write(folder / "ca.key", _pem_key(key), 0o600, exclusive=True)
 
 
 def _issue(folder: Path, names: list[str], authority: x509.Certificate, authority_key: ec.EllipticCurvePrivateKey, now: datetime) -> None:
@@ -214,18 +279,13 @@ def _issue(folder: Path, names: list[str], authority: x509.Certificate, authorit
         .not_valid_after(now + timedelta(days=SERVER_DAYS))
         .add_extension(x509.SubjectAlternativeName(alternatives), critical=False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True, content_commitment=False, key_encipherment=False, data_encipherment=False,
-                key_agreement=False, key_cert_sign=False, crl_sign=False, encipher_only=False, decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(_key_usage(certificates=False), critical=True)
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(authority_key.public_key()), critical=False)
         .sign(authority_key, hashes.SHA256())
     )
+    # a crash between these two leaves a key that does not fit the certificate; ensure notices and reissues
     _write(folder / "server.key", _pem_key(key), 0o600)
     chain = certificate.public_bytes(serialization.Encoding.PEM) + authority.public_bytes(serialization.Encoding.PEM)
     _write(folder / "server.crt", chain, 0o644)
@@ -245,6 +305,31 @@ def _signed_by(certificate: x509.Certificate, authority: x509.Certificate) -> bo
     except Exception:  # a bad signature, another key type: in every case not this authority's
         return False
     return True
+
+
+def _fits(certificate: x509.Certificate, key_path: Path) -> bool:
+    """Whether the key file holds the private half of the certificate's key."""
+    try:
+        key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
+    except (OSError, ValueError, TypeError):
+        return False
+    return key.public_key() == certificate.public_key()
+
+
+def _needs_issue(folder: Path, covered: list[str], authority: x509.Certificate, now: datetime) -> bool:
+    if not ((folder / "server.crt").is_file() and (folder / "server.key").is_file()):
+        return True
+    try:
+        current = x509.load_pem_x509_certificate((folder / "server.crt").read_bytes())
+    except ValueError:
+        return True
+    return (
+        not set(covered) <= set(_certificate_names(current))
+        or current.not_valid_after_utc - now < RENEW_BEFORE
+        or current.not_valid_before_utc > now  # made while the clock ran ahead
+        or not _signed_by(current, authority)
+        or not _fits(current, folder / "server.key")
+    )
 
 
 def _material(folder: Path, created: bool, reissued: bool, uncovered: tuple[str, ...]) -> Material:
@@ -281,47 +366,42 @@ def load(folder: Path) -> Material | None:
 
 def ensure(folder: Path, names: Iterable[str], now: datetime | None = None) -> Material:
     """Make the authority once and a server certificate for names; reissue it only when needed."""
-    now = now or datetime.now(UTC)
-    names = list(names)
+    now = (now or datetime.now(UTC)).astimezone(UTC)
+    names = _unique(names)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(folder, 0o700)
-    created = False
-    if not (folder / "ca.key").exists():
-        try:
+    os.chmod(folder, 0o700)  # mkdir's mode passes through the umask, and the folder may be older
+    with _locked(folder):
+        created = False
+        if not (folder / "ca.key").exists():
             _make_authority(folder, names, now)
             created = True
-        except FileExistsError:
-            pass  # another process made it a moment ago
-    authority = x509.load_pem_x509_certificate((folder / "ca.crt").read_bytes())
-    authority_key = serialization.load_pem_private_key((folder / "ca.key").read_bytes(), password=None)
-    assert isinstance(authority_key, ec.EllipticCurvePrivateKey)
-    constraints = authority.extensions.get_extension_for_class(x509.NameConstraints).value
-    covered = [name for name in names if permitted(name, constraints)]
-    uncovered = tuple(name for name in names if name not in covered)
-
-    reissue = True
-    if (folder / "server.crt").is_file() and (folder / "server.key").is_file():
-        current = x509.load_pem_x509_certificate((folder / "server.crt").read_bytes())
-        reissue = (
-            not set(covered) <= set(_certificate_names(current))
-            or current.not_valid_after_utc - now < RENEW_BEFORE
-            or not _signed_by(current, authority)
-        )
-    if reissue:
-        _issue(folder, covered, authority, authority_key, now)
-    return _material(folder, created, reissue, uncovered)
+        if not (folder / "ca.crt").is_file():
+            raise RuntimeError(f"{folder / 'ca.key'} has no certificate beside it: delete it to make a new authority")
+        authority = x509.load_pem_x509_certificate((folder / "ca.crt").read_bytes())
+        authority_key = serialization.load_pem_private_key((folder / "ca.key").read_bytes(), password=None)
+        if not isinstance(authority_key, ec.EllipticCurvePrivateKey) or authority_key.public_key() != authority.public_key():
+            raise RuntimeError(f"{folder / 'ca.key'} does not belong to {folder / 'ca.crt'}: delete both to make a new authority")
+        constraints = authority.extensions.get_extension_for_class(x509.NameConstraints).value
+        covered = [name for name in names if permitted(name, constraints)]
+        uncovered = tuple(name for name in names if name not in covered)
+        reissue = _needs_issue(folder, covered, authority, now)
+        if reissue:
+            _issue(folder, covered, authority, authority_key, now)
+        return _material(folder, created, reissue, uncovered)
 
 
 def ca_pem(material: Material) -> bytes:
+    """The authority's certificate as PEM, for a download or a trust store."""
     return material.ca_cert.read_bytes()
 
 
 def ca_der(material: Material) -> bytes:
+    """The authority's certificate as DER, the form Android and the iPhone profile take."""
     return x509.load_pem_x509_certificate(ca_pem(material)).public_bytes(serialization.Encoding.DER)
 
 
 def mobileconfig(material: Material, label: str = "Companion") -> bytes:
-    """An Apple configuration profile (unsigned) installing the authority as a trusted root."""
+    """An Apple configuration profile (plist, unsigned) installing the CA as a trusted root on iPhone/iPad."""
     # the same authority gives the same profile, so a second download replaces the first
     profile_uuid = uuid.uuid5(uuid.NAMESPACE_URL, f"companion:{material.ca_fingerprint}")
     payload_uuid = uuid.uuid5(profile_uuid, "root")
