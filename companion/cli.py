@@ -69,8 +69,14 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
     upgrade(directory=app.extensions["migrate"].directory)
     material = None
     if secure is not None:
-        names = tls.wanted_names(tls.extra_names_from_env(os.environ.get("COMPANION_TLS_NAMES")))
-        material = tls.ensure(Path(app.instance_path) / "tls", names)
+        try:
+            names = tls.wanted_names(tls.extra_names_from_env(os.environ.get("COMPANION_TLS_NAMES")))
+            material = tls.ensure(Path(app.instance_path) / "tls", names)
+        except ValueError as refused:
+            raise click.ClickException(f"COMPANION_TLS_NAMES: {refused}") from None
+        except RuntimeError as refused:
+            # an authority half gone: say what to do, and never make a new one unasked
+            raise click.ClickException(str(refused)) from None
     click.echo(serving.banner(host, port, secure, material))
     sys.stdout.flush()
     sys.exit(serving.run(app.instance_path, host, port, secure, material, threads=threads, workers=workers))

@@ -112,3 +112,18 @@ def test_a_serve_killed_outright_leaves_no_listener_behind(both: Server) -> None
     both.process.wait()
     assert closed_within(both.port, 10), "the plain listener outlived the killed companion serve"
     assert closed_within(both.https_port, 10), "the secure listener outlived the killed companion serve"
+
+
+def test_a_name_that_is_no_name_stops_serve_with_a_clear_message(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "COMPANION_TLS_NAMES": "https://table.lan", "HTTPS_PORT": str(free_port())}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(free_port())],
+        env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode != 0
+    assert "COMPANION_TLS_NAMES: 'https://table.lan' is neither a host name nor an IP address" in done.stderr
+    assert "Traceback" not in done.stderr
