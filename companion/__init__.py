@@ -10,7 +10,6 @@ from typing import Any
 from flask import Flask
 
 
-
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: the only place one is made."""
     from . import paths

@@ -24,17 +24,26 @@ NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "node_modules", "instance"
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel built from a copy of the sources, with no compiled catalogue in it."""
+def sources(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the sources as a fresh clone has them: no compiled catalogue, no build left over."""
     sources = tmp_path_factory.mktemp("sources") / "companion"
     shutil.copytree(REPOSITORY, sources, ignore=NOT_SHIPPED)
-    dist = tmp_path_factory.mktemp("dist")
+    return sources
+
+
+def build_wheel(source: Path, dist: Path) -> Path:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(dist), str(sources)],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(dist), str(source)],
         check=True, capture_output=True, timeout=180,
     )
     (built,) = dist.glob("companion-*.whl")
     return built
+
+
+@pytest.fixture(scope="module")
+def wheel(sources: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel built from the sources, as `pip install .` builds one."""
+    return build_wheel(sources, tmp_path_factory.mktemp("dist"))
 
 
 def test_the_wheel_carries_templates_static_files_migrations_and_compiled_catalogues(wheel: Path) -> None:
@@ -47,6 +56,16 @@ def test_the_wheel_carries_templates_static_files_migrations_and_compiled_catalo
     assert any(name.startswith("companion/_data/migrations/versions/") and name.endswith(".py") for name in names)
     for language in LANGUAGES:
         assert f"companion/_data/translations/{language}/LC_MESSAGES/messages.mo" in names, language
+
+
+def test_a_wheel_built_from_the_sdist_carries_the_same_files(sources: Path, wheel: Path, tmp_path: Path) -> None:
+    build = "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
+    made = subprocess.run(
+        [sys.executable, "-c", build, str(tmp_path)], cwd=sources, check=True, capture_output=True, text=True, timeout=120,
+    )
+    sdist = tmp_path / made.stdout.split()[-1]
+    from_sdist = build_wheel(sdist, tmp_path / "dist")
+    assert set(zipfile.ZipFile(from_sdist).namelist()) == set(zipfile.ZipFile(wheel).namelist())
 
 
 @pytest.fixture
