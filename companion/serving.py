@@ -89,7 +89,10 @@ def banner(host: str, port: int, secure: int | None, material: tls.Material | No
     if material.reissued:
         lines.append(f"  made a server certificate for: {', '.join(material.names)}")
     lan = [url for who, url in secure_urls if who.startswith("from a phone")] or [secure_urls[-1][1]]
-    lines.append(f"Scan to open {lan[0]} on a phone:")
+    # a phone new to the table starts at the trust page; one that trusts it, at the secure address
+    lines.append(f"A phone new to this table: scan to trust its certificate once ({plain[-1][1]}phone):")
+    lines.append(qr_text(f"{plain[-1][1]}phone").rstrip("\n"))
+    lines.append(f"A phone that trusts it: scan to open the secure address ({lan[0]}):")
     lines.append(qr_text(lan[0]).rstrip("\n"))
     return "\n".join(lines) + "\n"
 

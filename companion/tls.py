@@ -115,6 +115,19 @@ def lan_addresses() -> list[str]:
     return [str(address) for address in sorted(usable, key=lambda address: (address.version, address))]
 
 
+def is_lan_address(name: str) -> bool:
+    """An address of this machine a phone on the network opens it by: not loopback, IPv4 first."""
+    address = _address(name)
+    return address is not None and address.version == 4 and not address.is_loopback
+
+
+def authority_name(material: Material) -> str:
+    """The authority's name as a phone's settings show it."""
+    authority = x509.load_pem_x509_certificate(material.ca_cert.read_bytes())
+    names = authority.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
+    return str(names[0].value) if names else "Companion"
+
+
 def extra_names_from_env(value: str | None) -> list[str]:
     """COMPANION_TLS_NAMES: names and addresses separated by commas and/or whitespace; empty ones dropped."""
     return [name for name in (value or "").replace(",", " ").split() if name]

@@ -60,12 +60,28 @@ def missing_secure_context() -> bool:
     return not request.is_secure and not is_loopback(request_hostname())
 
 
-def secure_address() -> str | None:
-    """The same host at the secure listener, or None where this server has none."""
+def secure_host(material: tls.Material | None) -> str:
+    """The name to open the secure address by: the phone's own, if the certificate names it.
+
+    A name the network made up (``table.lan`` from the router) is not in the certificate,
+    and a phone that trusts the authority would still refuse it: offer a LAN address the
+    certificate carries instead.
+    """
+    host = request_hostname()
+    if material is None or host.strip("[]").lower() in material.names:
+        return host
+    addresses = [name for name in material.names if tls.is_lan_address(name)]
+    if not addresses:
+        return host
+    return f"[{addresses[0]}]" if ":" in addresses[0] else addresses[0]
+
+
+def secure_address(material: tls.Material | None = None) -> str | None:
+    """This page at the secure listener, or None where this server has none."""
     port = secure_port()
     if port is None:
         return None
-    host = request_hostname()
+    host = secure_host(material)
     netloc = host if port == 443 else f"{host}:{port}"
     return f"https://{netloc}{request.script_root}/phone"
 
@@ -75,11 +91,14 @@ def phone() -> str:
     """Show how to get the full app on this phone, or that it is set."""
     # the server's own machine is a secure context over plain http too: it is set
     is_set = not missing_secure_context()
+    material = authority() if secure_port() else None
     return render_template(
         "trust/phone.html",
-        material=authority() if secure_port() else None,
-        secure_address=None if is_set else secure_address(),
+        material=material,
+        authority_name=tls.authority_name(material) if material else "",
+        secure_address=None if is_set else secure_address(material),
         is_secure=is_set,
+        on_this_machine=is_loopback(request_hostname()) and not request.is_secure,
     )
 
 

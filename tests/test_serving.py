@@ -50,7 +50,10 @@ def test_serve_prints_the_secure_address_the_fingerprint_and_a_qr_code(both: Ser
     printed = (both.folder / "server.log").read_text()
     assert f"https://127.0.0.1:{both.https_port}/" in printed
     assert material.ca_fingerprint in printed
-    assert "█" in printed  # the QR code, drawn in block characters
+    assert "█" in printed  # the QR codes, drawn in block characters
+    # a phone new to the table is sent to the trust page first, then to the secure address
+    assert f"scan to trust its certificate once (http://127.0.0.1:{both.port}/phone)" in printed
+    assert f"scan to open the secure address (https://127.0.0.1:{both.https_port}/)" in printed
     assert "PRIVATE KEY" not in printed
 
 

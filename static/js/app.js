@@ -85,8 +85,9 @@
     if (toggle && "wakeLock" in navigator) toggle.closest(".wake-lock").hidden = false;
     // no toggle to offer: say why, so a missing feature is never silently hidden
     root.querySelectorAll(".wake-lock-missing").forEach((note) => {
-      note.hidden = "wakeLock" in navigator;
-      note.textContent = window.isSecureContext ? note.dataset.unsupported : note.dataset.needsSecure;
+      // at a plain address the line under the bar already says it; here only the browser's own lack
+      note.hidden = "wakeLock" in navigator || !window.isSecureContext;
+      note.textContent = note.dataset.unsupported;
     });
   }
 
@@ -103,7 +104,7 @@
     say("wake-lock", "wakeLock" in navigator ? list.dataset.ready : list.dataset.noWakeLock);
     say("offline", "serviceWorker" in navigator ? list.dataset.ready : list.dataset.noWorker);
     // only Chromium browsers offer an install prompt; Safari and Firefox install from their menu
-    say("install", "serviceWorker" in navigator && "BeforeInstallPromptEvent" in window ? list.dataset.ready : list.dataset.noInstall);
+    say("install", "serviceWorker" in navigator && "BeforeInstallPromptEvent" in window ? list.dataset.installReady : list.dataset.noInstall);
   }
 
   document.addEventListener("input", (event) => {
