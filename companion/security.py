@@ -7,6 +7,8 @@ import os
 from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .tls import extra_names_from_env as names_from_env
+
 # htmx is configured (see base.html) to need neither inline code nor eval
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -51,19 +53,13 @@ PERMISSIONS_POLICY = ", ".join(
 STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
-def trusted_hosts(value: str | None) -> list[str] | None:
-    """COMPANION_HOSTS: the host names this server answers to, separated by commas or spaces."""
-    if not value:
-        return None
-    return [name for name in value.replace(",", " ").split() if name]
-
-
 def init_app(app: Flask) -> None:
     # one proxy in front (caddy, tailscale serve, a hosting platform) says the client's
     # scheme, host and address; without COMPANION_PROXY those headers are never believed
     if os.environ.get("COMPANION_PROXY", "").strip().lower() in ("1", "true", "yes", "on"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
-    hosts = trusted_hosts(os.environ.get("COMPANION_HOSTS"))
+    # COMPANION_HOSTS is written as COMPANION_TLS_NAMES is: names split by commas or spaces
+    hosts = names_from_env(os.environ.get("COMPANION_HOSTS"))
     if hosts and not app.config.get("TRUSTED_HOSTS"):
         # werkzeug refuses any other Host with 400, so no link the app prints
         # (the follow link, its QR code, BG Stats) can name another site

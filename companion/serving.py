@@ -45,7 +45,10 @@ def die_with_parent(sig: int = signal.SIGTERM) -> None:
 def addresses(host: str, port: int, scheme: str) -> list[tuple[str, str]]:
     """The addresses to print for one listener, each with who opens it."""
     default = 443 if scheme == "https" else 80
-    netloc = (lambda name: name if port == default else f"{name}:{port}")
+
+    def netloc(name: str) -> str:
+        return name if port == default else f"{name}:{port}"
+
     if host not in ("0.0.0.0", "::", ""):
         shown = f"[{host}]" if ":" in host else host
         return [("", f"{scheme}://{netloc(shown)}/")]

@@ -22,9 +22,7 @@ bp = Blueprint("trust", __name__, url_prefix="/phone")
 TLS_FOLDER = "tls"
 
 
-def secure_port() -> int | None:
-    """The port of the https listener `companion serve` started beside this one, if any."""
-    value = current_app.config.get("SECURE_PORT") or os.environ.get("COMPANION_SECURE_PORT")
+def _port(value: str | int | None) -> int | None:
     try:
         port = int(value) if value else None
     except ValueError:
@@ -32,9 +30,21 @@ def secure_port() -> int | None:
     return port if port and 0 < port < 65536 else None
 
 
+def secure_port() -> int | None:
+    """The port of the https listener `companion serve` started beside this one, if any."""
+    return _port(current_app.config.get("SECURE_PORT"))
+
+
 def authority() -> tls.Material | None:
     """The table's certificate authority, once `companion serve` has made it."""
     return tls.load(Path(current_app.instance_path) / TLS_FOLDER)
+
+
+def authority_or_404() -> tls.Material:
+    material = authority()
+    if material is None:
+        abort(404)
+    return material
 
 
 def is_loopback(host: str) -> bool:
@@ -112,21 +122,17 @@ def _download(body: bytes, mimetype: str, filename: str) -> Response:
 @bp.get("/companion.mobileconfig")
 def profile() -> Response:
     """Hand an iPhone or iPad the authority as a configuration profile."""
-    material = authority()
-    if material is None:
-        abort(404)
-    return _download(tls.mobileconfig(material), "application/x-apple-aspen-config", "companion.mobileconfig")
+    return _download(tls.mobileconfig(authority_or_404()), "application/x-apple-aspen-config", "companion.mobileconfig")
 
 
 @bp.get("/companion-ca.crt")
 def certificate() -> Response:
     """Hand Android and desktop browsers the authority's certificate."""
-    material = authority()
-    if material is None:
-        abort(404)
     # DER is what Android's "Install a certificate" and Windows open by a tap
-    return _download(tls.ca_der(material), "application/x-x509-ca-cert", "companion-ca.crt")
+    return _download(tls.ca_der(authority_or_404()), "application/x-x509-ca-cert", "companion-ca.crt")
 
 
 def init_app(app: Flask) -> None:
+    # read once at start: `companion serve` names the secure listener's port for its workers
+    app.config.setdefault("SECURE_PORT", _port(os.environ.get("COMPANION_SECURE_PORT")))
     app.add_template_global(missing_secure_context)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import plistlib
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -133,11 +135,24 @@ def test_over_https_the_cookie_is_secure_and_strict_transport_security_is_sent(s
     assert "Secure" not in plain.headers["Set-Cookie"]
 
 
-def proxied_app(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> Flask:
+@contextmanager
+def proxied_app(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> Iterator[Flask]:
+    """An app made with these environment variables, as `companion serve` would read them."""
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    return make_app(database_url, WTF_CSRF_ENABLED=True)
+    app = make_app(database_url)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def session_cookie(app: Flask, **headers: str) -> tuple[str, dict]:
+    """The Set-Cookie of a page whose form token starts a session, and the page's headers."""
+    app.config["WTF_CSRF_ENABLED"] = True
+    response = app.test_client().get("/new", headers=headers)
+    app.config["WTF_CSRF_ENABLED"] = False
+    return response.headers["Set-Cookie"], dict(response.headers)
 
 
 FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "games.example.org", "X-Forwarded-For": "203.0.113.9"}
@@ -149,44 +164,31 @@ def follow_link(client: FlaskClient, game: str, **headers: str) -> str:
 
 
 def test_behind_the_trusted_proxy_links_and_the_cookie_follow_its_https(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    app = proxied_app(database_url, tmp_path, monkeypatch, COMPANION_PROXY="1")
-    app.config["WTF_CSRF_ENABLED"] = False
-    client = app.test_client()
-    game = start_game(client)
-    assert follow_link(client, game, **FORWARDED).startswith("https://games.example.org/watch/")
-    app.config["WTF_CSRF_ENABLED"] = True
-    response = app.test_client().get("/new", headers=FORWARDED)
-    assert "Secure" in response.headers["Set-Cookie"]
-    assert "Strict-Transport-Security" in response.headers
-    with app.app_context():
-        db.engine.dispose()
+    with proxied_app(database_url, tmp_path, monkeypatch, COMPANION_PROXY="1") as app:
+        client = app.test_client()
+        assert follow_link(client, start_game(client), **FORWARDED).startswith("https://games.example.org/watch/")
+        cookie, headers = session_cookie(app, **FORWARDED)
+        assert "Secure" in cookie
+        assert "Strict-Transport-Security" in headers
 
 
 def test_without_companion_proxy_forwarded_headers_are_not_believed(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COMPANION_PROXY", raising=False)
-    app = proxied_app(database_url, tmp_path, monkeypatch)
-    app.config["WTF_CSRF_ENABLED"] = False
-    client = app.test_client()
-    game = start_game(client)
-    assert follow_link(client, game, **FORWARDED).startswith("http://localhost/watch/")
-    app.config["WTF_CSRF_ENABLED"] = True
-    response = app.test_client().get("/new", headers=FORWARDED)
-    assert "Secure" not in response.headers["Set-Cookie"]
-    with app.app_context():
-        db.engine.dispose()
+    with proxied_app(database_url, tmp_path, monkeypatch) as app:
+        client = app.test_client()
+        assert follow_link(client, start_game(client), **FORWARDED).startswith("http://localhost/watch/")
+        cookie, _ = session_cookie(app, **FORWARDED)
+        assert "Secure" not in cookie
 
 
 def test_with_companion_hosts_a_foreign_host_is_refused(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    app = proxied_app(database_url, tmp_path, monkeypatch, COMPANION_HOSTS="table.lan, games.example.org")
-    app.config["WTF_CSRF_ENABLED"] = False
-    client = app.test_client()
-    assert client.get("/", base_url="http://table.lan:8000").status_code == 200
-    assert client.get("/", base_url="https://games.example.org").status_code == 200
-    refused = client.get("/", headers={"Host": "evil.example"})
-    assert refused.status_code == 400
-    assert "evil.example" not in refused.get_data(as_text=True)
-    with app.app_context():
-        db.engine.dispose()
+    with proxied_app(database_url, tmp_path, monkeypatch, COMPANION_HOSTS="table.lan, games.example.org") as app:
+        client = app.test_client()
+        assert client.get("/", base_url="http://table.lan:8000").status_code == 200
+        assert client.get("/", base_url="https://games.example.org").status_code == 200
+        refused = client.get("/", headers={"Host": "evil.example"})
+        assert refused.status_code == 400
+        assert "evil.example" not in refused.get_data(as_text=True)
 
 
 def test_a_name_the_certificate_lacks_is_replaced_by_a_lan_address_it_has(app: Flask) -> None:
