@@ -116,7 +116,7 @@ def lan_addresses() -> list[str]:
 
 
 def is_lan_address(name: str) -> bool:
-    """An address of this machine a phone on the network opens it by: not loopback, IPv4 first."""
+    """An IPv4 address other than loopback: what a phone on the network opens a server by."""
     address = _address(name)
     return address is not None and address.version == 4 and not address.is_loopback
 
