@@ -68,7 +68,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     limiter.init_app(app)
     with app.app_context():
-        configure_sqlite(db.engine)
+        # how long a write waits for another one before it is refused as busy (a 503)
+        configure_sqlite(db.engine, app.config.get("SQLITE_BUSY_TIMEOUT_MS", 5000))
 
     assets.init_app(app)
     sharing.init_app(app)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Flask, Response, make_response, render_template
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, SecurityError
+
+from .extensions import db, htmx
+from .models import is_busy
 
 from .rules import N_
 
@@ -30,6 +34,23 @@ def init_app(app: Flask) -> None:
         # a Host outside COMPANION_HOSTS: no page can be built for it, and none should
         # carry its name, so the refusal is plain text
         return "This server does not answer to that host name.\n", 400, {"Content-Type": "text/plain; charset=utf-8"}
+
+    @app.errorhandler(OperationalError)
+    def database_busy(error: OperationalError) -> Response:
+        # only "database is locked" is a state to wait out; any other database error is a fault
+        if not is_busy(error):
+            raise error
+        db.session.rollback()
+        message = N_("The scorebook is busy with another table's write. Nothing was saved: try again in a moment.")
+        if htmx:
+            # a small notice swapped in above the page: the form keeps what was typed
+            response = make_response(render_template("_busy.html", message=message), 503)
+            response.headers["HX-Retarget"] = "#busy"
+            response.headers["HX-Reswap"] = "outerHTML"
+        else:
+            response = make_response(render_template("error.html", code=503, message=message), 503)
+        response.headers["Retry-After"] = "2"
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import secrets
 import string
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event, func, select
-from flask import abort
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event, func, select, update
+from flask import abort, has_request_context, request
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, validates
 
@@ -23,9 +26,25 @@ PUBLIC_ID_ALPHABET = string.ascii_letters + string.digits
 PUBLIC_ID_LENGTH = 10
 
 
+# the largest multiple of the alphabet's size below 256: a random byte under it, taken
+# modulo the size, is each character with the same chance
+_UNIFORM_BELOW = 256 // len(PUBLIC_ID_ALPHABET) * len(PUBLIC_ID_ALPHABET)
+
+
 def new_public_id() -> str:
-    """An unguessable id for a game's urls (62^10, about 8e17 of them)."""
-    return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(PUBLIC_ID_LENGTH))
+    """An unguessable id for a game's urls (62^10, about 8e17 of them).
+
+    One read of the system's randomness per id, not one per character: an import makes
+    thousands at once.
+    """
+    characters: list[str] = []
+    while len(characters) < PUBLIC_ID_LENGTH:
+        characters += [
+            PUBLIC_ID_ALPHABET[byte % len(PUBLIC_ID_ALPHABET)]
+            for byte in secrets.token_bytes(2 * PUBLIC_ID_LENGTH)
+            if byte < _UNIFORM_BELOW
+        ]
+    return "".join(characters[:PUBLIC_ID_LENGTH])
 
 
 def utcnow() -> datetime:
@@ -164,27 +183,12 @@ class Game(db.Model):
 
     def refresh_cache(self) -> None:
         """Rewrite the derived figures kept beside the inputs from a fresh replay."""
-        if self.kind == SPY:
-            spy_state = self.spy_state()
-            self.finished = spy_state.finished
-            self.rounds = len(spy_state.turns)
-            self.next_seat = spy_state.to_play
-            for seat in self.seats:
-                seat.total = None
-                seat.won = spy_state.winner == seat.position
-            return
-        state = self.state()
-        self.finished = state.finished
-        self.rounds = len(state.deals)
-        self.next_seat = None if state.next is None else state.next.dealer
+        figures = kept_figures(self.spy_state() if self.kind == SPY else self.state())
+        self.finished, self.rounds, self.next_seat = figures.finished, figures.rounds, figures.next_seat
         for seat in self.seats:
-            seat.total = state.totals[seat.position]
-            seat.won = seat.position in state.winners
-        self.scores = [
-            DealScore(number=deal.number, seat=seat, raw=deal.raw[seat], score=deal.scores[seat], shot=deal.shooter == seat)
-            for deal in state.deals
-            for seat in range(state.setup.size)
-        ]
+            seat.total = figures.totals[seat.position]
+            seat.won = figures.won[seat.position]
+        self.scores = [DealScore(**row) for row in figures.scores]
 
     def spy_setup(self) -> spy.Setup:
         places = None
@@ -217,6 +221,45 @@ class Game(db.Model):
 
 
 BLACK_SPY, SPY = "black-spy", "spy"
+
+
+@dataclass(frozen=True)
+class KeptFigures:
+    """What a game keeps of its replay for lists and statistics (see Game.refresh_cache)."""
+
+    finished: bool
+    rounds: int  # deals or turns played
+    next_seat: int | None  # black spy: the next dealer; spy: whose turn
+    totals: tuple[int | None, ...]  # by seat; none in Spy
+    won: tuple[bool, ...]  # by seat: a share of the win
+    scores: tuple[dict[str, Any], ...]  # the deal_scores rows, without their game
+
+
+def kept_figures(state: bs.GameState | spy.SpyState) -> KeptFigures:
+    """The kept figures of a replayed game: the same for a write and for an import."""
+    if isinstance(state, spy.SpyState):
+        seats = range(len(state.setup.players))
+        return KeptFigures(
+            finished=state.finished,
+            rounds=len(state.turns),
+            next_seat=state.to_play,
+            totals=tuple(None for _ in seats),
+            won=tuple(state.winner == seat for seat in seats),
+            scores=(),
+        )
+    seats = range(state.setup.size)
+    return KeptFigures(
+        finished=state.finished,
+        rounds=len(state.deals),
+        next_seat=None if state.next is None else state.next.dealer,
+        totals=tuple(state.totals),
+        won=tuple(seat in state.winners for seat in seats),
+        scores=tuple(
+            {"number": deal.number, "seat": seat, "raw": deal.raw[seat], "score": deal.scores[seat], "shot": deal.shooter == seat}
+            for deal in state.deals
+            for seat in seats
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -378,13 +421,77 @@ def player_named(name: str, seen: datetime | None = None) -> Player:
 
     ``seen`` is when they sat down to the game, now unless an imported game says otherwise.
     """
-    player = db.session.scalar(select(Player).where(Player.key == name_key(name)).order_by(Player.id).limit(1))
-    if player is None:
-        player = Player(name=name)
-        db.session.add(player)
     seen = seen or utcnow()
+    player = _player_by_key(name)
+    if player is None:
+        # two phones starting games with the same new player at once: one inserts, the
+        # other waits for it and then finds that player (a plain add would be refused)
+        db.session.execute(
+            _insert_for(db.session)(Player)
+            .values(name=name, key=name_key(name), created_at=utcnow(), last_seen=seen)
+            .on_conflict_do_nothing(index_elements=[Player.name])
+        )
+        player = _player_by_key(name)
+        assert player is not None, name
     player.last_seen = seen if player.last_seen is None else max(player.last_seen, seen)
     return player
+
+
+def insert_players(seen: dict[str, datetime]) -> dict[str, int]:
+    """The player id of each name, made where new, in a few bulk statements (an import).
+
+    ``seen`` gives each name when it last sat down in the games being written; a known
+    player's ``last_seen`` moves forward to it, never back.
+    """
+    by_key: dict[str, str] = {}
+    for name in seen:
+        by_key.setdefault(name_key(name), name)
+
+    def known() -> dict[str, tuple[int, datetime | None]]:
+        found: dict[str, tuple[int, datetime | None]] = {}
+        keys = list(by_key)
+        for start in range(0, len(keys), 500):
+            rows = db.session.execute(
+                select(Player.key, Player.id, Player.last_seen).where(Player.key.in_(keys[start : start + 500])).order_by(Player.id)
+            )
+            for key, player_id, last_seen in rows:
+                found.setdefault(key, (player_id, last_seen))
+        return found
+
+    found = known()
+    new = [
+        {"name": name, "key": key, "created_at": utcnow(), "last_seen": None}
+        for key, name in by_key.items()
+        if key not in found
+    ]
+    if new:
+        db.session.execute(_insert_for(db.session)(Player).on_conflict_do_nothing(index_elements=[Player.name]), new)
+        found = known()
+    latest: dict[str, datetime] = {}
+    for name, moment in seen.items():
+        key = name_key(name)
+        latest[key] = max(latest.get(key, moment), moment)
+    moved = [
+        {"id": player_id, "last_seen": latest[key]}
+        for key, (player_id, last_seen) in found.items()
+        if last_seen is None or last_seen < latest[key]
+    ]
+    if moved:
+        db.session.execute(update(Player), moved)
+    return {name: found[name_key(name)][0] for name in seen}
+
+
+def _player_by_key(name: str) -> Player | None:
+    return db.session.scalar(select(Player).where(Player.key == name_key(name)).order_by(Player.id).limit(1))
+
+
+def _insert_for(session: Session) -> Any:
+    """The insert that knows ON CONFLICT, in the dialect of the session's database."""
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    return insert
 
 
 @event.listens_for(Session, "after_soft_rollback")
@@ -398,22 +505,71 @@ def _recount_statistics(session: Session) -> None:
     games = session.info.pop("touched_games", None)
     if not games:
         return
-    from .stats import refresh_days
+    from .stats import hold_players, refresh_days
 
     session.flush()
+    # two tables that share a player recount that player's day in turn, not at once
+    # (each would delete and reinsert the same rows, and one would be refused)
+    hold_players({seat.player_id for game in games for seat in game.seats})
     refresh_days((game.created_at.date(), seat.player_id) for game in games for seat in game.seats)
     session.flush()
 
 
-def configure_sqlite(engine: Engine) -> None:
-    """WAL, a busy timeout and foreign keys on every SQLite connection."""
+def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
+    """WAL, a busy timeout and foreign keys on every SQLite connection; writes take the
+    write lock when their transaction begins.
+
+    pysqlite would begin a transaction lazily, as a reader, and upgrade it at its first
+    write: when another connection wrote in between, that upgrade fails at once with
+    "database is locked", whatever the busy timeout. A request that writes (any method
+    but GET, HEAD and OPTIONS), and a command inside ``writing()``, begins ``IMMEDIATE`` instead, so it waits
+    its turn for up to ``busy_timeout_ms``; pages that only read begin as readers, and in
+    WAL mode never wait for a writer.
+    """
     if engine.dialect.name != "sqlite":
         return
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # the driver's own transaction handling off: _on_begin says BEGIN itself
+        dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if _may_write() else "BEGIN")
+
+
+READING_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# set by writing(): a command about to write, outside any request
+_writing: ContextVar[bool] = ContextVar("companion_writing", default=False)
+
+
+def _may_write() -> bool:
+    if has_request_context():
+        return request.method not in READING_METHODS
+    return _writing.get()
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """Outside a request (a command), the transactions begun inside take the write lock
+    at their start, as a request that writes does."""
+    token = _writing.set(True)
+    try:
+        yield
+    finally:
+        _writing.reset(token)
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether a database error is SQLite's "database is locked": another write held the
+    lock for longer than the busy timeout. Nothing was written; the same request can be
+    sent again."""
+    from sqlalchemy.exc import OperationalError
+
+    return isinstance(error, OperationalError) and "database is locked" in str(error.orig)

@@ -68,6 +68,24 @@ def _count(condition):  # noqa: ANN001, ANN202
     return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
 
 
+# the first key of the PostgreSQL advisory locks that stand for a player's statistics
+_STATISTICS_LOCK = 0x5354  # "ST"
+
+
+def hold_players(player_ids: Iterable[int]) -> None:
+    """Wait until no other transaction is recounting any of these players, and keep them
+    until this one ends.
+
+    PostgreSQL only (SQLite has one writer at a time already). Advisory locks, taken in id
+    order so two tables never wait on each other in a circle, and apart from row locks, so
+    a game that updates a player's row meanwhile does not wait on them either.
+    """
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    for player_id in sorted(set(player_ids)):
+        db.session.execute(select(func.pg_advisory_xact_lock(_STATISTICS_LOCK, player_id)))
+
+
 def refresh_days(pairs: Iterable[tuple[date, int]]) -> None:
     """Recount the buckets of these (day, player) pairs from the games themselves."""
     by_day: dict[date, set[int]] = {}
@@ -75,6 +93,15 @@ def refresh_days(pairs: Iterable[tuple[date, int]]) -> None:
         by_day.setdefault(day, set()).add(player)
     for day, players in by_day.items():
         _rebuild(day, players)
+
+
+def refresh_players(players: set[int]) -> None:
+    """Recount every day of these players (after an import that added games on many days)."""
+    if len(players) > 2000:
+        # past a few thousand, naming each in the query costs more than recounting all
+        _rebuild(None, None)
+    elif players:
+        _rebuild(None, players)
 
 
 def rebuild_all(connection: Connection | None = None) -> None:
@@ -87,8 +114,8 @@ def _rebuild(day: date | None, players: set[int] | None, run: Callable = None) -
     run = run or db.session.execute
     if day is None:
         in_days, day_value = True, func.date(Game.created_at)
-        run(delete(PlayerDay))
-        run(delete(RivalDay))
+        run(delete(PlayerDay).where(True if players is None else PlayerDay.player_id.in_(players)))
+        run(delete(RivalDay).where(True if players is None else RivalDay.player_id.in_(players)))
     else:
         start = datetime.combine(day, datetime.min.time())
         in_days, day_value = and_(Game.created_at >= start, Game.created_at < start + timedelta(days=1)), literal(day)

@@ -96,9 +96,11 @@ def run_migrations_online():
         if sqlite:
             # a batch migration rebuilds a table (copy, drop, rename); with foreign keys
             # on, dropping a table that others point at fails. Off for the migration,
-            # checked after it, on again.
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()
+            # checked after it, on again. The pragma does nothing inside a transaction, and
+            # every transaction of the app's engine says BEGIN (companion.models.configure_sqlite):
+            # it goes straight to the driver, outside any.
+            raw = connection.connection.driver_connection
+            raw.execute("PRAGMA foreign_keys=OFF")
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
@@ -109,9 +111,9 @@ def run_migrations_online():
             context.run_migrations()
 
         if sqlite:
-            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
             connection.commit()
+            broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+            raw.execute("PRAGMA foreign_keys=ON")
             if broken:
                 raise RuntimeError(f"the migration left rows pointing nowhere: {broken[:5]}")
 

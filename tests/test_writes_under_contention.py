@@ -1,0 +1,161 @@
+"""Writes that meet other writes: they wait their turn, and a lock that outlasts the wait
+is a clear "busy" with nothing lost, never a server error."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
+
+from tests.databases import Databases
+from tests.helpers import game_state, make_app, post_points, snapshot, start_game
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> Iterator[str]:
+    """A migrated SQLite database whichever database the rest of the suite runs on:
+    the write lock under test is SQLite's."""
+    databases = Databases(tmp_path, server="")
+    yield databases.fresh()
+    databases.close()
+
+
+class HeldLock:
+    """Another writer (a second process, a backup, an import) holding SQLite's write lock."""
+
+    def __init__(self, url: str, seconds: float) -> None:
+        self.path = make_url(url).database
+        self.seconds = seconds
+        self.taken = threading.Event()
+        self.thread = threading.Thread(target=self._hold)
+
+    def _hold(self) -> None:
+        connection = sqlite3.connect(self.path, isolation_level=None)
+        connection.execute("BEGIN IMMEDIATE")
+        # a real write, so that whoever read before it commits reads an old snapshot
+        connection.execute("UPDATE players SET last_seen = last_seen")
+        self.taken.set()
+        time.sleep(self.seconds)
+        connection.execute("COMMIT")
+        connection.close()
+
+    def __enter__(self) -> HeldLock:
+        self.thread.start()
+        assert self.taken.wait(5)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.thread.join()
+
+
+def test_a_deal_waits_for_another_write_to_finish_and_is_recorded(sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(sqlite_url)
+    client = app.test_client()
+    game_id = start_game(client)
+    with HeldLock(sqlite_url, seconds=0.5):
+        response = post_points(client, game_id, [20, 15, 25, 0])
+    assert response.status_code == 303
+    assert len(game_state(app, game_id).deals) == 1
+
+
+def test_a_lock_held_longer_than_the_wait_is_a_clear_busy_and_nothing_is_written(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(sqlite_url, SQLITE_BUSY_TIMEOUT_MS=100)
+    client = app.test_client()
+    game_id = start_game(client)
+    before = snapshot(app)
+    with HeldLock(sqlite_url, seconds=1.5):
+        page = post_points(client, game_id, [20, 15, 25, 0])
+        fragment = post_points(client, game_id, [20, 15, 25, 0], htmx=True)
+    assert page.status_code == 503 and page.headers["Retry-After"]
+    assert "Nothing was saved: try again in a moment." in page.get_data(as_text=True)
+    # htmx swaps the notice in above the page, leaving the typed numbers in the form
+    assert fragment.status_code == 503 and fragment.headers["HX-Retarget"] == "#busy"
+    assert 'id="busy"' in fragment.get_data(as_text=True) and "<html" not in fragment.get_data(as_text=True)
+    assert snapshot(app) == before
+    # and once the lock is gone the same deal goes through
+    assert post_points(client, game_id, [20, 15, 25, 0]).status_code == 303
+
+
+def test_pages_that_only_read_do_not_wait_for_a_writer(sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app: Flask = make_app(sqlite_url, SQLITE_BUSY_TIMEOUT_MS=100)
+    client = app.test_client()
+    game_id = start_game(client)
+    with HeldLock(sqlite_url, seconds=1.0):
+        response = client.get(f"/black-spy/{game_id}")
+    assert response.status_code == 200
+
+
+def test_two_tables_that_share_a_player_never_refuse_each_other(app: Flask) -> None:
+    from companion.extensions import db
+    from companion.models import PlayerDay
+    from companion.stats import rebuild_all
+
+    client = app.test_client()
+    # Alex already has a finished game today, so each deal below recounts Alex's day
+    finished = start_game(client, names=("Alex", "Bo", "Cal"), end_value="50")
+    assert post_points(client, finished, [60, 0, 0], shoot="none").status_code == 303
+    tables = [start_game(client, names=names, end_value="500") for names in (("Alex", "Dee", "Eli"), ("Fay", "alex", "Gus"))]
+    rounds = 12
+    barrier = threading.Barrier(len(tables))
+    statuses: dict[str, list[int]] = {table: [] for table in tables}
+
+    def play(table: str) -> None:
+        phone = app.test_client()
+        for _ in range(rounds):
+            barrier.wait()
+            statuses[table].append(post_points(phone, table, [20, 20, 20]).status_code)
+
+    threads = [threading.Thread(target=play, args=(table,)) for table in tables]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == {table: [303] * rounds for table in tables}
+    for table in tables:
+        assert len(game_state(app, table).deals) == rounds
+
+    def buckets() -> list[tuple]:
+        with app.app_context():
+            rows = db.session.scalars(select(PlayerDay).order_by(PlayerDay.player_id, PlayerDay.day)).all()
+            return [(row.player_id, row.day, row.games, row.wins, row.deals, row.score_sum) for row in rows]
+
+    kept = buckets()
+    with app.app_context():
+        rebuild_all()
+        db.session.commit()
+    assert buckets() == kept
+
+
+def test_two_phones_starting_games_with_the_same_new_player_both_start(app: Flask) -> None:
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def begin(others: tuple[str, str]) -> None:
+        phone = app.test_client()
+        barrier.wait()
+        form = {"player-0": "Newcomer", "player-1": others[0], "player-2": others[1], "first_dealer": "0"}
+        statuses.append(phone.post("/black-spy/new", data=form).status_code)
+
+    threads = [threading.Thread(target=begin, args=(pair,)) for pair in (("Ana", "Ben"), ("Cy", "Dee"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [303, 303]
+    with app.app_context():
+        from companion.extensions import db
+        from companion.models import Player
+
+        assert db.session.scalar(select(func.count()).select_from(Player).where(Player.name == "Newcomer")) == 1
