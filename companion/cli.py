@@ -108,25 +108,35 @@ def export_command(game_id: str | None, output: Path | None) -> None:
 
 @main.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--skip-existing", is_flag=True, help="Leave out the games already here instead of refusing the file.")
 @with_appcontext
-def import_command(file: Path) -> None:
+def import_command(file: Path, skip_existing: bool) -> None:
     """Add the games of a companion/1 JSON file: all of them, or none."""
     from flask import current_app
 
+    from .games import imported_messages
+    from .models import writing
+
     upgrade(directory=current_app.extensions["migrate"].directory)
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise click.ClickException(f"{file} is not JSON: {error}") from None
-    try:
-        games = exchange.import_file(data)
+        # checked whole before the database is touched; then one short write
+        items = exchange.parse_file(exchange.read_json(file.read_bytes()))
+        with writing():
+            imported = exchange.store(items, skip_existing)
     except exchange.ImportRefused as refused:
         db.session.rollback()
         click.echo(f"Nothing was imported from {file}:", err=True)
         for problem in refused.problems:
             click.echo(f"  {problem}", err=True)
+        if refused.more:
+            click.echo(f"  … and {refused.more} more", err=True)
+        if refused.existing:
+            click.echo("To import only the games not here yet: companion import --skip-existing FILE", err=True)
         sys.exit(1)
-    click.echo(f"Imported {len(games)} game(s) from {file}.")
+    click.echo(f"Imported {len(imported.games)} game(s) from {file}.")
+    # what else the import did, as the web page says it (the first sentence is the count)
+    for message in imported_messages(imported)[1:]:
+        click.echo(str(message))
 
 
 @main.command("backup")

@@ -14,7 +14,7 @@ from .extensions import db
 from .history import known_players
 from .i18n import say
 from .models import Game
-from .rules import N_, Nn_
+from .rules import Message, N_, Nn_
 from .rules import black_spy as bs
 from .rules import spy
 
@@ -76,22 +76,42 @@ def import_games() -> Response | tuple[str, int]:
     """Add the games of an uploaded companion/1 file, all or none."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _import_refused([N_("Choose a companion/1 .json file to import.")])
+        return _import_refused(exchange.ImportRefused([N_("Choose a companion/1 .json file to import.")]))
+    skip_existing = request.form.get("skip_existing") == "yes"
+    # the file is read and checked before the database is touched: the write that follows is short
     try:
-        data = json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return _import_refused([N_("This is not a companion backup: the file is not JSON text, so it cannot be read.")])
-    try:
-        games = exchange.import_file(data)
+        imported = exchange.store(exchange.parse_file(exchange.read_json(upload.read())), skip_existing)
     except exchange.ImportRefused as refused:
         db.session.rollback()
-        return _import_refused(refused.problems)
-    flash(say(Nn_("Imported %(num)s game.", "Imported %(num)s games.", len(games))))
+        return _import_refused(refused)
+    for message in imported_messages(imported):
+        flash(say(message))
     return redirect(url_for("games.index"), code=303)
 
 
-def _import_refused(problems: list[str]) -> tuple[str, int]:
-    return render_template("games/import_refused.html", problems=problems), 422
+def imported_messages(imported: exchange.Imported) -> list[Message]:
+    """What an import tells the table, in the order it matters."""
+    said = [Nn_("Imported %(num)s game.", "Imported %(num)s games.", len(imported.games))]
+    if imported.skipped:
+        said.append(Nn_(
+            "%(num)s game was already here and was skipped.", "%(num)s games were already here and were skipped.",
+            imported.skipped,
+        ))
+    if imported.new_ids:
+        said.append(Nn_(
+            "%(num)s game had an id too short or malformed to keep private and was given a new one: its old links do not work here.",
+            "%(num)s games had ids too short or malformed to keep private and were given new ones: their old links do not work here.",
+            imported.new_ids,
+        ))
+    return said
+
+
+def _import_refused(refused: exchange.ImportRefused) -> tuple[str, int]:
+    # a file refused only for games already here (a backup restored where it came from)
+    # can be imported without them
+    return render_template(
+        "games/import_refused.html", problems=refused.problems, more=refused.more, existing=refused.existing
+    ), 422
 
 
 @bp.get("/export.csv")
