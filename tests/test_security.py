@@ -121,6 +121,48 @@ def test_passcode_attempts_are_rate_limited(private: Flask) -> None:
     assert statuses[5:] == [429, 429]
 
 
+def test_the_pause_after_too_many_wrong_tries_says_how_long_and_for_whom(private: Flask) -> None:
+    client = private.test_client()
+    for n in range(5):
+        client.post("/passcode", data={"passcode": f"guess {n}"})
+    paused = client.post("/passcode", data={"passcode": "open sesame", "next": "/new"})
+    assert paused.status_code == 429
+    seconds = int(paused.headers["Retry-After"])
+    assert 1 <= seconds <= 60
+    html = paused.get_data(as_text=True)
+    assert f"the passcode is paused for {seconds} second" in html and "for every phone on this network" in html
+    # the form is still there to try again once the pause is over
+    assert 'name="passcode"' in html and 'value="/new"' in html
+
+
+def test_changing_the_passcode_signs_every_device_out(database_url: str) -> None:
+    before = make_app(database_url, PASSCODE="open sesame")
+    phone = before.test_client()
+    assert phone.post("/passcode", data={"passcode": "open sesame"}).status_code == 303
+    cookie = phone.get_cookie("session")
+    assert cookie is not None
+    # the server restarted with the same passcode: still in; with a new one: out
+    for passcode, status in (("open sesame", 200), ("a new passcode", 303)):
+        restarted = make_app(database_url, PASSCODE=passcode).test_client()
+        restarted.set_cookie("session", cookie.value)
+        assert restarted.get("/new").status_code == status, passcode
+
+
+def test_signing_in_renews_the_form_token(database_url: str) -> None:
+    app = make_app(database_url, PASSCODE="open sesame", WTF_CSRF_ENABLED=True)
+    phone = app.test_client()
+    page = phone.get("/passcode").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    with phone.session_transaction() as session:
+        before = session["csrf_token"]
+    assert phone.post("/passcode", data={"passcode": "open sesame", "csrf_token": token}).status_code == 303
+    phone.get("/new")
+    with phone.session_transaction() as session:
+        assert session.get("csrf_token") not in (None, before)
+    # a form from before signing in is refused, one from after is taken
+    assert phone.post("/black-spy/new", data={"csrf_token": token, "player-0": "Ana"}).status_code == 400
+
+
 def test_only_a_hash_of_the_passcode_is_kept(private: Flask) -> None:
     kept = repr(dict(private.config))
     assert "open sesame" not in kept
