@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 from flask.cli import FlaskGroup, with_appcontext
 from flask_migrate import upgrade
 from sqlalchemy import select
+from sqlalchemy.engine import URL
 
 from . import create_app, exchange
 from .extensions import db
@@ -149,19 +151,47 @@ def backup_command(file: Path) -> None:
     Any other database: a companion/1 file of every game, for `companion import`.
     """
     url = db.engine.url
+    if not file.parent.is_dir():
+        raise click.ClickException(f"The folder {file.parent} does not exist: nothing was backed up.")
     if url.get_backend_name() == "sqlite":
         import sqlite3
 
-        source = sqlite3.connect(url.database)
-        target = sqlite3.connect(file)
+        source_path = Path(url.database or "")
+        if not url.database or not source_path.is_file():
+            raise click.ClickException(
+                f"There is no database at {url.database or '(memory)'}: check DATABASE_URL. Nothing was backed up."
+            )
+        # read-only: a mistyped path must not leave an empty database behind
+        source = sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            with target:
-                source.backup(target)
+            _has_companion_tables(lambda: {row[0] for row in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}, url)
+            target = sqlite3.connect(file)
+            try:
+                with target:
+                    source.backup(target)
+            finally:
+                target.close()
+        except sqlite3.DatabaseError as error:
+            raise click.ClickException(f"{url.database} is not a database the companion can read ({error}). Nothing was backed up.") from None
         finally:
-            target.close()
             source.close()
         click.echo(f"Backed up the SQLite database to {file}.")
         return
+    from sqlalchemy import inspect
+
+    _has_companion_tables(lambda: set(inspect(db.engine).get_table_names()), url)
     games = list(db.session.scalars(select(Game).order_by(Game.created_at)))
     file.write_text(json.dumps(exchange.export_file(games), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     click.echo(f"Backed up {len(games)} game(s) to {file} (companion/1).")
+
+
+def _has_companion_tables(tables: Callable[[], set[str]], url: URL) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    shown = url.render_as_string(hide_password=True)
+    try:
+        found = tables()
+    except OperationalError as error:
+        raise click.ClickException(f"Cannot open the database at {shown} ({error.orig}). Nothing was backed up.") from None
+    if not {"games", "players", "seats"} <= found:
+        raise click.ClickException(f"The database at {shown} has no companion games: check DATABASE_URL. Nothing was backed up.")

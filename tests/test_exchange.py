@@ -181,3 +181,26 @@ def test_a_backup_taken_while_the_app_runs_holds_every_game(client: FlaskClient,
     else:
         stored = {game["id"] for game in json.loads(file.read_text())["games"]}
     assert stored == set(games)
+
+
+def test_a_backup_of_a_database_that_is_not_there_is_refused_and_creates_nothing(tmp_path: Path, databases: Databases) -> None:
+    mistyped = tmp_path / "companoin.sqlite3"
+    refused = companion(tmp_path, f"sqlite:///{mistyped}", "backup", str(tmp_path / "backup"))
+    assert refused.returncode == 1 and "There is no database at" in refused.stderr and "Traceback" not in refused.stderr
+    assert not mistyped.exists() and not (tmp_path / "backup").exists()
+    # a database with no companion tables in it is no source either
+    other = databases.empty()
+    if other.startswith("sqlite"):
+        import sqlite3
+
+        with sqlite3.connect(other.removeprefix("sqlite:///")) as connection:
+            connection.execute("CREATE TABLE notes (text)")
+    empty = companion(tmp_path, other, "backup", str(tmp_path / "backup"))
+    assert empty.returncode == 1 and "has no companion games" in empty.stderr, empty.stderr
+    assert not (tmp_path / "backup").exists()
+
+
+def test_a_backup_into_a_folder_that_is_not_there_says_so(client: FlaskClient, tmp_path: Path, database_url: str) -> None:
+    play_a_mixed_history(client)
+    refused = companion(tmp_path, database_url, "backup", str(tmp_path / "no" / "such" / "backup"))
+    assert refused.returncode == 1 and "does not exist" in refused.stderr and "Traceback" not in refused.stderr
