@@ -56,10 +56,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, games, history, i18n, passcode, pwa, reference, security, sharing, spy, trust, watch
+    from . import assets, black_spy, errors, games, history, i18n, passcode, pwa, reference, routing, security, sharing, spy, trust, watch
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
 
+    routing.init_app(app)
     db.init_app(app)
     # batch mode lets alembic alter tables on sqlite, which has no ALTER COLUMN
     migrate.init_app(app, db, directory=str(paths.MIGRATIONS), render_as_batch=True)

@@ -95,3 +95,16 @@ def test_a_ten_megabyte_field_is_refused_in_words_and_changes_nothing(app: Flask
     assert response.status_code == 413
     assert "too large" in response.get_data(as_text=True)
     assert snapshot(app) == before
+
+
+def test_numbers_in_urls_too_large_for_the_database_are_not_found(client: FlaskClient, games: dict[str, str]) -> None:
+    huge = "9" * 25
+    for method, url in [
+        ("get", f"/players/{huge}"),
+        ("post", f"/players/{huge}/rename"),
+        ("get", f"/black-spy/{games['black-spy']}/deals/{huge}/edit"),
+        ("post", f"/black-spy/{games['black-spy']}/deals/{huge}/edit"),
+        ("get", f"/players/{2**31}"),
+    ]:
+        response = getattr(client, method)(url, data={"name": "x"} if method == "post" else None)
+        assert response.status_code == 404, url
