@@ -7,7 +7,7 @@ PORT ?= 8000
 # the secure address beside the plain one; HTTPS_PORT=off for none
 HTTPS_PORT ?= 8443
 
-.PHONY: serve test install install-test system-packages translations messages clean
+.PHONY: serve test fuzz install install-test system-packages translations messages clean
 
 # the app reads compiled catalogues (.mo); they are built from the .po files, never committed
 CATALOGUES := $(wildcard translations/*/LC_MESSAGES/messages.po)
@@ -52,6 +52,10 @@ serve: install translations
 test: install-test translations
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	scripts/with-postgres.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# the hostile-input tests with ten times their examples (minutes, not seconds): before a release
+fuzz: install-test translations
+	COMPANION_FUZZ_SCALE=10 $(BIN)/python -m pytest tests/test_hostile_input.py $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache translations/*/LC_MESSAGES/*.mo

@@ -681,6 +681,8 @@ def store(items: Sequence[GameInput | SpyInput], skip_existing: bool = False) ->
             "id": game_id, "created_at": created, "updated_at": now, "first_seat": 0, "version": 1,
             "watch_id": new_public_id(), "finished": figures.finished, "rounds": figures.rounds,
             "next_seat": figures.next_seat,
+            # every row names every column: one statement inserts games of either kind
+            "preset": None, "end_value": None, "shoot_rule": None, "first_lead": None, "spies": None,
         }
         colours: Sequence[str | None]
         if isinstance(item, SpyInput):

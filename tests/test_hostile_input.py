@@ -1,12 +1,19 @@
-"""Random and hostile form data sent to every POST route of the app.
+"""Random and hostile input sent to every route of the app: forms to every POST route,
+query strings to every GET route, numbers in every path, and import files both random
+and made from a real export with one part replaced by something hostile.
 
 Whatever arrives: never a server error, never a change on a refusal, never the
-input echoed back unescaped.
+input echoed back unescaped. ``make fuzz`` runs ten times the examples
+(COMPANION_FUZZ_SCALE=10).
 """
 
 from __future__ import annotations
 
 import io
+import json
+import os
+import re
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -26,13 +33,21 @@ FIELDS = [
     *[f"spy-player-{row}" for row in range(5)], *[f"spy-colour-{row}" for row in range(5)],
     *[f"spy-slot-{row}" for row in range(5)], *[f"spy-facing-{row}" for row in range(5)],
 ]
+# how many times the examples of a quick run: ``make fuzz`` sets 10
+SCALE = max(1, int(os.environ.get("COMPANION_FUZZ_SCALE", "1")))
 MARKER = "<script>alert('x')</script>"
 HOSTILE = st.sampled_from([
     MARKER, "<img src=x onerror=alert(1)>", "' OR 1=1 --", "\"; DROP TABLE games; --", "9" * 400, "-9" * 50,
-    "1e309", "NaN", "-0", "\x00", "\u202e", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "ಠ_ಠ", "0:spy", "1:1", "99:99", "-1", "", " ", "true",
+    "9" * 26, "-" + "9" * 26, "1" + "0" * 30, str(2**63), str(-(2**63) - 1), str(2**31),
+    "1e309", "NaN", "-0", "\x00", "Ana\x00", "\x00\x00", "\u202e", "\u202eAna", "\u2066Ana\u2069", "\ufeff", "\u200b",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "ಠ_ಠ", "٣", "0:spy", "1:1", "99:99", "-1", "", " ", "true", "[]", "{}", "null",
+    "9999-12-31", "0001-01-01", "2026-13-45", "%00", "../../etc/passwd", "\r\nSet-Cookie: x=1",
     "standard", "classic", "cards", "points", "none", "draw", "green", "red", "target", "bomb", "lit-bomb",
 ])
 VALUES = st.one_of(HOSTILE, st.text(max_size=60), st.integers(-(10**30), 10**30).map(str))
+# numbers and ids in a path: the real ones, and ones no database holds
+PATH_NUMBERS = st.sampled_from(["1", "0", "2", "3", "99999", str(2**31 - 1), str(2**31), str(2**63), "9" * 26])
+QUERY_NAMES = ["page", "player", "state", "game", "lang", "next", "from", "to", "start", "end", "mode", "edit", "since", "kind", "number"]
 FORMS = st.dictionaries(st.one_of(st.sampled_from(FIELDS), st.text(max_size=20)), VALUES, max_size=25)
 
 
@@ -47,7 +62,7 @@ def post_routes(app: Flask) -> list[tuple[str, tuple[str, ...]]]:
 
 def fill(rule: str, values: dict[str, str]) -> str:
     for name, value in values.items():
-        rule = rule.replace(f"<{name}>", value).replace(f"<int:{name}>", value)
+        rule = re.sub(rf"<(?:[a-z]+:)?{name}>", lambda _match, value=value: value, rule)
     return rule
 
 
@@ -65,21 +80,23 @@ def test_the_app_has_the_post_routes_this_test_expects_to_cover(app: Flask) -> N
     assert len(rules) >= 9
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_hostile_forms_never_break_the_app_nor_change_it_when_refused(app: Flask, client: FlaskClient, games: dict[str, str], data: st.DataObject) -> None:
     for rule, arguments in post_routes(app):
         kind = "spy" if rule.startswith("/spy") else "black-spy"
         values = {
             "game_id": data.draw(st.sampled_from([games[kind], games["black-spy" if kind == "spy" else "spy"], "nope", "%3Cb%3E"])),
-            "number": data.draw(st.sampled_from(["1", "0", "2", "99999999999999999999"])),
-            "player_id": data.draw(st.sampled_from(["1", "2", "99999"])),
+            "number": data.draw(PATH_NUMBERS),
+            "player_id": data.draw(PATH_NUMBERS),
         }
         form = data.draw(FORMS)
         url = fill(rule, {name: values[name] for name in arguments})
         before = snapshot(app)
         if rule == "/import":
-            payload = data.draw(st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode)))
+            payload = data.draw(st.one_of(
+                st.binary(max_size=200), st.text(max_size=200).map(str.encode), JSON_VALUES.map(lambda value: json.dumps(value).encode()),
+            ))
             response = client.post(url, data={"file": (io.BytesIO(payload), "games.json")}, content_type="multipart/form-data")
         else:
             response = client.post(url, data=form)
@@ -108,3 +125,93 @@ def test_numbers_in_urls_too_large_for_the_database_are_not_found(client: FlaskC
     ]:
         response = getattr(client, method)(url, data={"name": "x"} if method == "post" else None)
         assert response.status_code == 404, url
+
+
+# --- import files: any JSON, and a real export with one part made hostile ----------------------
+
+JSON_LEAVES = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(allow_nan=False), HOSTILE, st.text(max_size=20),
+    st.sampled_from([10**18, -(10**18), 2**31, 2**63, 10**17]),
+)
+JSON_VALUES = st.recursive(
+    JSON_LEAVES,
+    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.one_of(HOSTILE, st.text(max_size=10)), children, max_size=4)),
+    max_leaves=12,
+)
+# shapes the prober sent: deep nesting, a long number, whole numbers as text
+RAW_TRICKS = [
+    b"[" * 990 + b"]" * 990, b'{"format": "companion/1", "games": [' + b"[" * 3000 + b"]" * 3000 + b"]}",
+    b'{"format": "companion/1", "games": [], "x": ' + b"9" * 5000 + b"}", b"\xef\xbb\xbf{}", b'{"a": 1, "a": 2}',
+]
+
+
+def mutated(data: st.DataObject, document: Any) -> Any:
+    """The document with one value somewhere inside it replaced by a hostile one."""
+    if isinstance(document, dict) and document and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(document)))
+        return {**document, key: mutated(data, document[key])}
+    if isinstance(document, list) and document and data.draw(st.booleans()):
+        index = data.draw(st.integers(0, len(document) - 1))
+        return [*document[:index], mutated(data, document[index]), *document[index + 1 :]]
+    return data.draw(JSON_VALUES)
+
+
+@pytest.fixture
+def export(client: FlaskClient, games: dict[str, str]) -> dict[str, Any]:
+    """Every game of this app as a file whose ids are new to it (so only what is made hostile can refuse it)."""
+    from tests.test_exchange import play_a_mixed_history
+
+    play_a_mixed_history(client)
+    document = json.loads(client.get("/export.json").get_data(as_text=True))
+    for game in document["games"]:
+        game["id"] = game["id"][::-1] + "x"
+    return document
+
+
+@settings(max_examples=40 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_an_export_with_any_part_made_hostile_is_imported_or_refused_in_words(app: Flask, client: FlaskClient, export: dict[str, Any], data: st.DataObject) -> None:
+    if data.draw(st.integers(0, 9)) == 0:
+        payload = data.draw(st.sampled_from(RAW_TRICKS))
+    else:
+        payload = json.dumps(mutated(data, export)).encode()
+    before = snapshot(app)
+    response = client.post("/import", data={"file": (io.BytesIO(payload), "games.json")}, content_type="multipart/form-data")
+    assert response.status_code in (303, 422), response.get_data(as_text=True)[:300]
+    if response.status_code == 422:
+        assert snapshot(app) == before
+        assert "Nothing was imported" in response.get_data(as_text=True)
+    assert MARKER not in response.get_data(as_text=True)
+    # whatever went in comes out again as a file of its own format
+    assert client.get("/export.json").status_code == 200
+
+
+# --- every GET route, with hostile numbers in its path and any query string ---------------------
+
+
+@settings(max_examples=25 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_hostile_query_strings_and_path_numbers_never_break_a_page(app: Flask, client: FlaskClient, games: dict[str, str], data: st.DataObject) -> None:
+    from companion.extensions import db
+    from companion.models import Game
+
+    with app.app_context():
+        watch = db.session.get(Game, games["black-spy"]).watch_id
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint == "static":
+            continue
+        kind = "spy" if rule.rule.startswith("/spy") else "black-spy"
+        values = {
+            "game_id": data.draw(st.sampled_from([games[kind], "nope", "9" * 40])),
+            "watch_id": data.draw(st.sampled_from([watch, "nope"])),
+            "number": data.draw(PATH_NUMBERS),
+            "player_id": data.draw(PATH_NUMBERS),
+            "filename": "css/app.css",
+        }
+        url = fill(rule.rule, {name: values.get(name, "x") for name in rule.arguments})
+        query = data.draw(st.dictionaries(st.one_of(st.sampled_from(QUERY_NAMES), st.text(max_size=8)), VALUES, max_size=4))
+        before = snapshot(app)
+        response = client.get(url, query_string=query)
+        assert response.status_code < 500, (url, query)
+        assert MARKER not in response.get_data(as_text=True), (url, query)
+        assert snapshot(app) == before, (url, query)

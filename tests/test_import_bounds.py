@@ -263,3 +263,12 @@ def test_names_a_spreadsheet_would_read_as_formulas_are_exported_as_text(client:
         assert all(not row["player"].startswith(("=", "+", "-", "@")) and not row["dealer"].startswith(("=", "+", "-", "@")) for row in rows)
         # numbers stay numbers, negative ones too
         assert [row["raw_points"] for row in rows] == ["20", "15", "25", "0"]
+
+
+def test_a_file_of_both_kinds_is_stored_whole(client: FlaskClient, app: Flask) -> None:
+    spy_game = {"kind": "spy", "players": ["Ana", "Ben"], "colours": {"Ana": "green", "Ben": "red"}, "first_player": "Ana",
+                "turns": [{"player": "Ana", "spy": None}]}
+    assert upload(client, a_file([black_spy_game(1, deals=1), spy_game, black_spy_game(2)])).status_code == 303
+    with app.app_context():
+        kinds = sorted(db.session.scalars(select(Game.kind)))
+    assert kinds == ["black-spy", "black-spy", "spy"]
