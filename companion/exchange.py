@@ -39,6 +39,7 @@ from .models import (
 from .rules import Message, N_, Nn_, RulesError, files
 from .rules import black_spy as bs
 from .rules import spy
+from .rules.players import name_problem
 from .stats import hold_players, refresh_players
 
 FORMAT = "companion/1"
@@ -446,6 +447,10 @@ def _names(data: dict[str, Any]) -> list[str]:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise _Bad(N_("players must be a list of names"))
+    # before any message quotes a name: one that no page could show is refused first
+    for number, name in enumerate(players, start=1):
+        if (problem := name_problem(" ".join(name.split()))) is not None:
+            raise _Bad(N_("player %(number)s: %(problem)s", number=number, problem=problem))
     return players
 
 
@@ -630,7 +635,11 @@ def parse_file(data: Any) -> list[GameInput | SpyInput]:
     parsed: list[GameInput | SpyInput] = []
     seen: set[str] = set()
     for index, game in enumerate(games, start=1):
-        game_id = game["id"][:32] if isinstance(game, dict) and isinstance(game.get("id"), str) else None
+        # the file's id names the game in a refusal: as it is when it could be an id, quoted when not
+        game_id = None
+        if isinstance(game, dict) and game.get("id") is not None:
+            raw_id = game["id"]
+            game_id = raw_id if isinstance(raw_id, str) and raw_id.isascii() and raw_id.isalnum() and len(raw_id) <= 32 else _shown(raw_id)
         try:
             if not isinstance(game, dict):
                 raise _Bad(N_("a game must be an object"))

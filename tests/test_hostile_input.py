@@ -215,3 +215,27 @@ def test_hostile_query_strings_and_path_numbers_never_break_a_page(app: Flask, c
         assert response.status_code < 500, (url, query)
         assert MARKER not in response.get_data(as_text=True), (url, query)
         assert snapshot(app) == before, (url, query)
+
+
+@pytest.mark.parametrize("name", ["Ana\x00", "\x00", "An\x07a", "\u202eanA", "Ana\u2066", "\ufeffAna", "\ud800"])
+def test_a_name_no_page_or_database_could_hold_is_refused_everywhere_in_words(app: Flask, client: FlaskClient, games: dict[str, str], name: str) -> None:
+    import json as json_module
+
+    before = snapshot(app)
+    words = "A name cannot contain control characters or invisible marks."
+    file = {"format": "companion/1", "games": [{"kind": "black-spy", "players": [name, "Ben", "Cy"], "first_dealer": "Ben"}]}
+    # json writes half a UTF-16 pair as an escape: only a file can bring one
+    imported = client.post(
+        "/import", data={"file": (io.BytesIO(json_module.dumps(file).encode()), "games.json")}, content_type="multipart/form-data"
+    )
+    responses = [imported]
+    if not any(0xD800 <= ord(character) <= 0xDFFF for character in name):
+        responses += [
+            client.post("/black-spy/new", data={"player-0": name, "player-1": "Ben", "player-2": "Cy", "first_dealer": "1"}),
+            client.post("/spy/new", data={"spy-player-0": name, "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "1"}),
+            client.post("/players/1/rename", data={"name": name}),
+        ]
+    for response in responses:
+        assert 400 <= response.status_code < 500, response.status_code
+        assert words in response.get_data(as_text=True)
+    assert snapshot(app) == before

@@ -22,6 +22,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from . import N_, Nn_, RulesError
+from .players import name_problem
 
 MAX_NAME_LENGTH = 40
 MAX_END_VALUE = 10_000
@@ -280,10 +281,9 @@ def new_setup(
         name = " ".join(raw.split())
         if not name:
             continue
-        if len(name) > MAX_NAME_LENGTH:
-            errors[f"player-{row}"] = Nn_(
-                "A name can be at most %(num)s character.", "A name can be at most %(num)s characters.", MAX_NAME_LENGTH
-            )
+        problem = name_problem(name)
+        if problem is not None:
+            errors[f"player-{row}"] = problem
         elif name.casefold() in seen:
             errors[f"player-{row}"] = N_("Two players are called %(name)s.", name=name)
         seen[name.casefold()] = row

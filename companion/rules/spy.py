@@ -34,6 +34,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from . import Either, Message, N_, Nn_, RulesError
+from .players import name_problem
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -315,10 +316,8 @@ def _setup_errors(setup: Setup, rows: Sequence[int]) -> dict[str, str]:
     for seat, name in enumerate(setup.players):
         if not name.strip():
             errors[f"player-{rows[seat]}"] = N_("Name every player.")
-        elif len(name) > MAX_NAME_LENGTH:
-            errors[f"player-{rows[seat]}"] = Nn_(
-                "A name can be at most %(num)s character.", "A name can be at most %(num)s characters.", MAX_NAME_LENGTH
-            )
+        elif (problem := name_problem(name)) is not None:
+            errors[f"player-{rows[seat]}"] = problem
         elif name.casefold() in seen:
             errors[f"player-{rows[seat]}"] = N_("Two players are called %(name)s.", name=name)
         seen.add(name.casefold())
