@@ -12,6 +12,7 @@ from .extensions import db
 from .models import Game, Player, Seat, name_key
 from .i18n import say
 from .rules import N_, RulesError
+from .routing import database_int
 from .rules.players import clean_name
 from .stats import HEAVY_DEAL, Period, head_to_head, player_stats
 
@@ -24,9 +25,9 @@ STATES = {"in-progress": False, "finished": True}
 @bp.get("/history")
 def index() -> str:
     """List every game, newest first, by player and by state, a page at a time."""
-    player_id = request.args.get("player", type=int)
+    player_id = request.args.get("player", type=database_int)
     state = request.args.get("state", "")
-    page = max(1, request.args.get("page", 1, type=int) or 1)
+    page = max(1, request.args.get("page", 1, type=database_int) or 1)
     query = select(Game)
     if player_id is not None:
         query = query.where(exists().where(Seat.game_id == Game.id, Seat.player_id == player_id))

@@ -239,3 +239,9 @@ def test_a_name_no_page_or_database_could_hold_is_refused_everywhere_in_words(ap
         assert 400 <= response.status_code < 500, response.status_code
         assert words in response.get_data(as_text=True)
     assert snapshot(app) == before
+
+
+def test_history_parameters_too_large_for_the_database_show_the_first_page(client: FlaskClient, games: dict[str, str]) -> None:
+    for query in ({"page": "9" * 25}, {"player": "9" * 25}, {"page": str(2**40)}, {"player": str(-(2**40))}):
+        response = client.get("/history", query_string=query)
+        assert response.status_code == 200, query
