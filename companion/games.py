@@ -13,7 +13,7 @@ from . import exchange
 from .extensions import db
 from .history import known_players
 from .i18n import say
-from .models import Game
+from .models import Game, GameSummary
 from .rules import Message, N_, Nn_
 from .rules import black_spy as bs
 from .rules import spy
@@ -23,14 +23,31 @@ bp = Blueprint("games", __name__)
 MAX_ROWS = bs.STANDARD.max_players
 
 
+# the home page shows this many games of each state; the rest are in the history
+HOME_IN_PROGRESS = 12
+HOME_FINISHED = 8
+
+
 @bp.get("/")
 def index() -> str:
-    """List games in progress first, then finished ones, newest first."""
-    games = db.session.scalars(select(Game).order_by(Game.created_at.desc())).all()
-    listed = [(game, game.summary()) for game in games]
-    in_progress = [item for item in listed if not item[1].finished]
-    finished = [item for item in listed if item[1].finished]
-    return render_template("games/index.html", in_progress=in_progress, finished=finished)
+    """List the latest games in progress, then the latest finished; the history has the rest."""
+    in_progress = _latest(finished=False, count=HOME_IN_PROGRESS)
+    finished = _latest(finished=True, count=HOME_FINISHED)
+    return render_template(
+        "games/index.html",
+        in_progress=in_progress[:HOME_IN_PROGRESS],
+        more_in_progress=len(in_progress) > HOME_IN_PROGRESS,
+        finished=finished[:HOME_FINISHED],
+        more_finished=len(finished) > HOME_FINISHED,
+    )
+
+
+def _latest(finished: bool, count: int) -> list[tuple[Game, GameSummary]]:
+    # one more than shown says whether there are more, without counting them all
+    games = db.session.scalars(
+        select(Game).where(Game.finished.is_(finished)).order_by(Game.created_at.desc(), Game.id).limit(count + 1)
+    ).all()
+    return [(game, game.summary()) for game in games]
 
 
 @bp.get("/new")

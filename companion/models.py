@@ -143,6 +143,8 @@ class Game(db.Model):
     rounds: Mapped[int] = mapped_column(default=0)
     next_seat: Mapped[int | None]
 
+    __table_args__ = (Index("ix_games_finished_created_at", "finished", "created_at"),)
+
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
     )

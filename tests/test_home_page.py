@@ -1,0 +1,45 @@
+"""The home page: the latest games of each state, the same size however long the history."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+
+from companion.games import HOME_FINISHED, HOME_IN_PROGRESS
+from tests.test_import_bounds import a_file, upload
+
+
+def a_history(in_progress: int, finished: int) -> bytes:
+    games = []
+    for number in range(in_progress + finished):
+        names = [f"Ann{number}", "Ben", "Cy"]
+        done = number >= in_progress
+        games.append({
+            "kind": "black-spy", "players": names, "first_dealer": "Ben", "rules": {"end_value": 50},
+            "created_at": f"2025-01-01T{number // 60:02d}:{number % 60:02d}:00Z",
+            # 60 points to Ann ends a game at 50
+            "deals": [{"raw": {names[0]: 60, "Ben": 0, "Cy": 0}, "shooter": None}] if done else [],
+        })
+    return a_file(games)
+
+
+def listed(html: str, section: str) -> list[str]:
+    part = html.split(f'id="{section}"', 1)[1].split("</section>", 1)[0]
+    return re.findall(r"Ann(\d+)", part)
+
+
+def test_the_home_page_shows_the_latest_games_of_each_state_and_links_to_the_rest(client: FlaskClient) -> None:
+    assert upload(client, a_history(in_progress=30, finished=20)).status_code == 303
+    html = client.get("/").get_data(as_text=True)
+    # newest first: in progress 29 down to 18, finished 49 down to 42
+    assert listed(html, "in-progress") == [str(n) for n in range(29, 29 - HOME_IN_PROGRESS, -1)]
+    assert listed(html, "finished") == [str(n) for n in range(49, 49 - HOME_FINISHED, -1)]
+    assert 'href="/history?state=in-progress"' in html and 'href="/history?state=finished"' in html
+
+
+def test_a_short_history_is_shown_whole_without_links_to_more(client: FlaskClient) -> None:
+    assert upload(client, a_history(in_progress=2, finished=3)).status_code == 303
+    html = client.get("/").get_data(as_text=True)
+    assert listed(html, "in-progress") == ["1", "0"] and listed(html, "finished") == ["4", "3", "2"]
+    assert "state=in-progress" not in html and "state=finished" not in html
