@@ -56,7 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, games, history, i18n, passcode, pwa, reference, routing, security, sharing, spy, trust, watch
+    from . import assets, black_spy, errors, freshness, games, history, i18n, passcode, pwa, reference, routing, security, sharing, spy, trust, watch
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
 
@@ -78,6 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     trust.init_app(app)
     passcode.init_app(app)
+    freshness.init_app(app)
     i18n.init_app(app, str(paths.TRANSLATIONS))
     app.register_blueprint(games.bp)
     app.register_blueprint(black_spy.bp)

@@ -1,0 +1,114 @@
+"""Validators for the pages of a game: a phone that already has the page gets a 304.
+
+A follower polls every few seconds, and a scorer's phone reloads the game often; most
+of the time nothing changed. Each game page and fragment carries an ETag made from
+everything that shapes it: the game's version (bumped by every write), its players'
+names (a rename bumps no game), the language, page or fragment, the query string, the
+address it was asked at, this device's form token, the day, and the release of the app.
+A request whose ``If-None-Match`` names it is answered ``304 Not Modified`` after one
+indexed query, before the view replays anything. Nothing is cached on the server, so a
+score is never stale: a write changes the version, and with it the validator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, current_app, g, request, session
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy import Select, select
+
+from . import paths
+from .extensions import db, htmx
+from .i18n import language
+from .models import Game, Player, Seat
+
+# the pages that show one game, and how each finds its game's id and version
+WATCHED: dict[str, Callable[[dict[str, Any]], Select]] = {
+    "black_spy.show": lambda args: select(Game.version, Player.name).where(Game.id == args["game_id"]),
+    "spy.show": lambda args: select(Game.version, Player.name).where(Game.id == args["game_id"]),
+    "watch.show": lambda args: select(Game.version, Player.name).where(Game.watch_id == args["watch_id"]),
+}
+
+
+def release() -> str:
+    """A digest of the code, templates, static files and catalogues this app runs: the same
+    in every worker process, new with every change to any of them."""
+    digest = hashlib.sha256()
+    for folder, pattern in (
+        (paths.PACKAGE, "**/*.py"),
+        (paths.TEMPLATES, "**/*"),
+        (paths.STATIC, "**/*"),
+        (paths.TRANSLATIONS, "**/*.mo"),
+    ):
+        for path in sorted(Path(folder).glob(pattern)):
+            if path.is_file():
+                digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("RELEASE", release())
+    # after the passcode's check (registered before this): a signed-out phone is sent to
+    # the passcode, never told that its copy is still good
+    app.before_request(_answer_if_unchanged)
+    app.after_request(_mark)
+
+
+def _validator() -> str | None:
+    query = WATCHED.get(request.endpoint or "")
+    if request.method not in ("GET", "HEAD") or query is None or request.view_args is None:
+        return None
+    rows = db.session.execute(
+        query(request.view_args).join(Seat, Seat.game_id == Game.id).join(Player, Player.id == Seat.player_id).order_by(Seat.position)
+    ).all()
+    if not rows:
+        return None  # no such game: the view says so
+    parts = [
+        current_app.config["RELEASE"],
+        request.endpoint,
+        str(rows[0].version),
+        *(row.name for row in rows),
+        language(),
+        "fragment" if htmx and not htmx.history_restore_request else "page",
+        request.query_string.decode("latin-1"),
+        request.host,
+        request.scheme,
+        # the page's forms carry a token made from this one: made now if this is the first page
+        generate_csrf() and hashlib.sha256(str(session.get("csrf_token", "")).encode()).hexdigest(),
+        date.today().isoformat(),
+    ]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+
+
+def _answer_if_unchanged() -> Response | None:
+    # a page that shows a one-time message (a flash) is neither answered from a copy nor kept as one
+    if "_flashes" in session:
+        return None
+    tag = _validator()
+    if tag is None:
+        return None
+    g.etag = tag
+    if tag in request.if_none_match:
+        response = Response(status=304)
+        _headers(response, tag)
+        return response
+    return None
+
+
+def _mark(response: Response) -> Response:
+    tag = g.pop("etag", None)
+    if tag is not None and response.status_code == 200:
+        _headers(response, tag)
+    return response
+
+
+def _headers(response: Response, tag: str) -> None:
+    response.set_etag(tag)
+    # kept by the phone, but asked about every time: a stale score is never shown
+    response.cache_control.no_cache = True
+    response.headers["Vary"] = "HX-Request"
