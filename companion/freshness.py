@@ -13,25 +13,35 @@ score is never stale: a write changes the version, and with it the validator.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
-from sqlalchemy import Select, select
+from sqlalchemy import Select, bindparam, select
 
 from . import paths
 from .extensions import db, htmx
 from .i18n import language
 from .models import Game, Player, Seat
 
-# the pages that show one game, and how each finds its game's id and version
-WATCHED: dict[str, Callable[[dict[str, Any]], Select]] = {
-    "black_spy.show": lambda args: select(Game.version, Player.name).where(Game.id == args["game_id"]),
-    "spy.show": lambda args: select(Game.version, Player.name).where(Game.id == args["game_id"]),
-    "watch.show": lambda args: select(Game.version, Player.name).where(Game.watch_id == args["watch_id"]),
+def _versions(key: Any) -> Select:
+    # one statement per page, built once: the game's version and its players' names, in seat order
+    return (
+        select(Game.version, Player.name)
+        .join(Seat, Seat.game_id == Game.id)
+        .join(Player, Player.id == Seat.player_id)
+        .where(key == bindparam("key"))
+        .order_by(Seat.position)
+    )
+
+
+# the pages that show one game: the statement that finds it, and the url part that names it
+WATCHED: dict[str, tuple[Select, str]] = {
+    "black_spy.show": (_versions(Game.id), "game_id"),
+    "spy.show": (_versions(Game.id), "game_id"),
+    "watch.show": (_versions(Game.watch_id), "watch_id"),
 }
 
 
@@ -60,12 +70,11 @@ def init_app(app: Flask) -> None:
 
 
 def _validator() -> str | None:
-    query = WATCHED.get(request.endpoint or "")
-    if request.method not in ("GET", "HEAD") or query is None or request.view_args is None:
+    watched = WATCHED.get(request.endpoint or "")
+    if request.method not in ("GET", "HEAD") or watched is None or request.view_args is None:
         return None
-    rows = db.session.execute(
-        query(request.view_args).join(Seat, Seat.game_id == Game.id).join(Player, Player.id == Seat.player_id).order_by(Seat.position)
-    ).all()
+    statement, argument = watched
+    rows = db.session.execute(statement, {"key": request.view_args[argument]}).all()
     if not rows:
         return None  # no such game: the view says so
     parts = [
@@ -79,7 +88,7 @@ def _validator() -> str | None:
         request.host,
         request.scheme,
         # the page's forms carry a token made from this one: made now if this is the first page
-        generate_csrf() and hashlib.sha256(str(session.get("csrf_token", "")).encode()).hexdigest(),
+        hashlib.sha256(str(session.get("csrf_token") or generate_csrf() and session["csrf_token"]).encode()).hexdigest(),
         date.today().isoformat(),
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
