@@ -35,7 +35,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,
-        RATELIMIT_STORAGE_URI="memory://",
+        # the passcode's wrong tries, counted across every worker process (companion/ratelimits.py)
+        RATELIMIT_STORAGE_URI=os.environ.get("RATELIMIT_STORAGE_URI")
+        or f"companion+sqlite://{Path(app.instance_path).resolve() / 'ratelimits.sqlite3'}",
         SESSION_COOKIE_SAMESITE="Lax",
         COMPRESS_MIMETYPES=[
             "text/html",
@@ -57,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
     from . import assets, black_spy, errors, freshness, games, history, i18n, passcode, pwa, reference, routing, security, sharing, spy, trust, watch
+    from . import ratelimits  # noqa: F401  (registers its storage scheme with limits)
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
 

@@ -19,6 +19,6 @@ migrate = Migrate()
 htmx = HTMX()
 csrf = CSRFProtect()
 compress = Compress()
-# limits only what is asked for by name (the passcode); storage is per process unless
-# RATELIMIT_STORAGE_URI names a shared one
+# limits only what is asked for by name (the passcode); its counts are kept in a file all
+# worker processes share (companion/ratelimits.py) unless RATELIMIT_STORAGE_URI names another
 limiter = Limiter(key_func=get_remote_address, default_limits=[])

@@ -73,6 +73,12 @@ def test_pages_carry_no_inline_script_or_style_that_the_policy_would_block(app: 
         assert not re.search(r"\son[a-z]+=", html), url
 
 
+@pytest.fixture(autouse=True)
+def instance_of_its_own(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    # the count of wrong tries is kept in the instance folder: each test starts at none
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+
+
 @pytest.fixture
 def private(database_url: str) -> Flask:
     return make_app(database_url, PASSCODE="open sesame", RATELIMIT_ENABLED=True)
@@ -191,3 +197,11 @@ def test_sqlite_runs_with_wal_a_busy_timeout_and_foreign_keys(tmp_path) -> None:
         assert pragma("journal_mode") == "wal"
         assert pragma("busy_timeout") >= 1000
         assert pragma("foreign_keys") == 1
+
+
+def test_wrong_tries_are_counted_across_the_worker_processes_of_one_server(database_url: str) -> None:
+    # two apps on one instance folder stand for two worker processes of one server
+    first = make_app(database_url, PASSCODE="open sesame", RATELIMIT_ENABLED=True).test_client()
+    second = make_app(database_url, PASSCODE="open sesame", RATELIMIT_ENABLED=True).test_client()
+    statuses = [(first if n % 2 else second).post("/passcode", data={"passcode": f"guess {n}"}).status_code for n in range(7)]
+    assert statuses == [401] * 5 + [429, 429]
