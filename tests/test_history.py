@@ -642,14 +642,52 @@ def test_the_read_only_page_shows_the_game_live_and_nothing_to_change_it(client:
     # the watch id opens no page that can change the game
     assert client.get(f"/black-spy/{watch}").status_code == 404
     assert client.get(f"/black-spy/{watch}/deals/1/edit").status_code == 404
-    # 20+40 = 60 reaches 50: the game is over and the page stops asking for news
+    # 20+40 = 60 reaches 50: the game is over, and the page still asks for news (an undo)
     assert post_points(client, game_id, [40, 15, 5, 0]).status_code == 303
     page = get_html(client, f"/watch/{watch}")
     assert "Game over" in page
-    assert 'hx-trigger="every' not in page and "hx-trigger" not in page.split('<div id="live"', 1)[1].split(">", 1)[0]
+    assert poll_seconds(page) is not None
     assert_read_only(page, game_id)
     fragment = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
-    assert fragment.lstrip().startswith('<div id="live"') and "hx-trigger" not in fragment.split(">", 1)[0]
+    assert fragment.lstrip().startswith('<div id="live"') and poll_seconds(fragment) is not None
+
+
+def poll_seconds(page: str) -> int | None:
+    """How often the follow page's live region asks for news, None if it never does."""
+    opening = page.split('<div id="live"', 1)[1].split(">", 1)[0]
+    match = re.search(r'hx-trigger="every (\d+)s"', opening)
+    return int(match.group(1)) if match else None
+
+
+def test_a_follower_sees_the_undo_of_a_finished_black_spy_game(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [20, 15, 25, 0])
+    watch = watch_id_of(app, game_id)
+    live = poll_seconds(get_html(client, f"/watch/{watch}"))
+    assert post_points(client, game_id, [40, 15, 5, 0]).status_code == 303
+    over = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
+    assert "Game over" in over
+    # a finished game changes rarely, so it is asked about less often, but still asked
+    assert poll_seconds(over) is not None and poll_seconds(over) > live
+    assert client.post(f"/black-spy/{game_id}/undo").status_code == 303
+    news = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
+    assert "Game over" not in news and 'Deal 2: <span class="who">Ben</span> deals' in news
+    assert poll_seconds(news) == live
+
+
+def test_a_follower_sees_the_undo_of_a_finished_spy_game(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client)
+    for look, answer in (("1:3", "bomb"), ("", None), ("1:3", None)):
+        form = {"number": "", "look": look, **({"answer": answer} if answer else {})}
+        assert client.post(f"/spy/{game_id}/turns", data=form).status_code == 303
+    watch = watch_id_of(app, game_id)
+    over = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
+    assert "Game over" in over and "Ben" in over
+    assert poll_seconds(over) is not None
+    assert client.post(f"/spy/{game_id}/undo").status_code == 303
+    news = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
+    assert "Game over" not in news and "Turn 3:" in news
+    assert poll_seconds(news) < poll_seconds(over)
 
 
 def test_a_spy_game_has_a_read_only_page_too(client: FlaskClient, app: Flask) -> None:
