@@ -73,7 +73,17 @@ def listed_game_ids(page: str) -> list[str]:
 
 
 def listed_players(page: str) -> list[str]:
-    return [htmllib.unescape(name) for name in re.findall(r"<strong>(.*?)</strong>: statistics", page)]
+    return [name for name, *_ in standings_shown(page)]
+
+
+def standings_shown(page: str) -> list[tuple[str, ...]]:
+    """The players page's table: each player's name, then their figures as shown."""
+    table = re.search(r'<table [^>]*id="standings">.*?<tbody>(.*?)</tbody>', page, re.S)
+    assert table, "no table of players"
+    return [
+        tuple(text(cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S))
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
+    ]
 
 
 def stats_shown(page: str) -> dict[str, str]:
@@ -218,6 +228,61 @@ def test_a_rename_that_clashes_or_is_not_a_name_is_refused_and_nothing_is_saved(
     assert response.status_code == 422
     assert message in htmllib.unescape(response.get_data(as_text=True))
     assert snapshot(app) == before
+
+
+def test_the_players_page_is_their_statistics(client: FlaskClient, app: Flask, small_history: dict[str, str]) -> None:
+    # finished Black Spy games (see play_small_history): Ana G1-G4, won G2 and G3 (shared), best 0;
+    # Ben G1-G4, won G1 and G3, best 0; Cy G1-G3, none won, best 60; Dee G4, won, 15
+    page = get_html(client, "/players")
+    assert sorted(standings_shown(page)) == [
+        ("Ana", "4", "2", "0"), ("Ben", "4", "2", "0"), ("Cy", "3", "0", "60"), ("Dee", "1", "1", "15"),
+    ]
+    # every name leads to that player's own page
+    for name in ("Ana", "Ben", "Cy", "Dee"):
+        assert f'<a href="/players/{player_id(app, name)}">{name}</a>' in page
+
+
+def test_the_players_page_counts_spy_games_once_any_is_played(client: FlaskClient, app: Flask) -> None:
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    assert sorted(standings_shown(get_html(client, "/players"))) == [("Ana", "0", "0", "—"), ("Ben", "0", "0", "—"), ("Cy", "0", "0", "—")]
+    game_id = start_spy(client)
+    # Ana lights Ben's bomb at 3, Ben passes, Ana looks at it again and is blown up: Ben wins
+    for look, answer in (("1:3", "bomb"), ("", None), ("1:3", None)):
+        form = {"look": look, **({"answer": answer} if answer else {})}
+        assert client.post(f"/spy/{game_id}/turns", data=form).status_code == 303
+    shown = {row[0]: row[1:] for row in standings_shown(get_html(client, "/players"))}
+    assert shown == {"Ana": ("0", "0", "—", "1", "0"), "Ben": ("0", "0", "—", "1", "1"), "Cy": ("0", "0", "—", "0", "0")}
+
+
+def test_the_players_page_is_no_wall_of_rename_boxes(client: FlaskClient, app: Flask) -> None:
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    assert "<input" not in get_html(client, "/players").split("<main", 1)[1].split("</main>", 1)[0].replace('name="csrf_token"', "")
+    # renaming is a small action on the player's page: closed until asked for, a plain form
+    page = get_html(client, f"/players/{player_id(app, 'Ana')}")
+    rename = re.search(r'<details class="rename-player">\s*<summary>Rename Ana</summary>(.*?)</details>', page, re.S)
+    assert rename, "no closed rename on the player's page"
+    assert f'<form method="post" action="/players/{player_id(app, "Ana")}/rename"' in rename.group(1)
+    assert re.search(r'<input id="name" name="name" type="text"[^>]*value="Ana"', rename.group(1))
+
+
+def test_a_refused_rename_opens_it_again_with_the_name_typed_and_why(client: FlaskClient, app: Flask) -> None:
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    response = client.post(f"/players/{player_id(app, 'Ana')}/rename", data={"name": "ben"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert '<details class="rename-player" open>' in page
+    assert re.search(r'<input id="name" name="name" type="text"[^>]*value="ben" aria-invalid="true"', page)
+    assert "There is already a player called Ben." in htmllib.unescape(page)
+    # the player's figures are still there
+    assert "Games played" in page
+
+
+def test_a_rename_leads_back_to_the_players_own_page(client: FlaskClient, app: Flask) -> None:
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    ana = player_id(app, "Ana")
+    response = client.post(f"/players/{ana}/rename", data={"name": "Zed"}, follow_redirects=True)
+    assert response.request.path == f"/players/{ana}"
+    assert "Ana is now Zed, in every game." in htmllib.unescape(response.get_data(as_text=True))
 
 
 def test_a_forty_character_name_is_accepted(client: FlaskClient, app: Flask) -> None:
