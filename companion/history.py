@@ -10,6 +10,7 @@ from sqlalchemy import exists, func, select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
+from .fragments import page_or_fragment
 from .models import Game, Player, PlayerDay, Seat, name_key
 from .i18n import say
 from .rules import N_, RulesError
@@ -23,7 +24,7 @@ STATES = {"in-progress": False, "finished": True}
 
 
 @bp.get("/history")
-def index() -> str:
+def index() -> Response:
     """List every game, newest first, by player and by state, a page at a time."""
     player_id = request.args.get("player", type=int)
     state = request.args.get("state", "")
@@ -42,13 +43,14 @@ def index() -> str:
         .offset((page - 1) * PAGE_SIZE)
     ).all()
     games = rows[:PAGE_SIZE]
-    return render_template(
+    return page_or_fragment(
         "history/index.html",
+        "history/_games.html",
         games=[(game, game.summary()) for game in games],
         players=known_players(),
         player_id=player_id,
         state=state,
-        page=page,
+        page_number=page,
         older=len(rows) > PAGE_SIZE,
     )
 

@@ -331,6 +331,26 @@ def test_history_lists_games_newest_first_filtered_and_twenty_to_a_page(client: 
     assert shown(f"player={ana}&state=finished") == [made[n] for n in (18, 12, 6, 0)]
 
 
+def test_the_history_filter_applies_on_change_and_its_button_stays_for_pages_without_javascript(client: FlaskClient) -> None:
+    finished = start_game(client, names=("Ana", "Ben", "Cy"), end_value="50")
+    assert post_points(client, finished, [60, 0, 0], shoot="none").status_code == 303
+    going = start_game(client, names=("Ana", "Ben", "Cy"))
+    page = get_html(client, "/history")
+    form = re.search(r'<form method="get" action="/history"[^>]*>', page).group(0)
+    assert 'hx-get="/history"' in form and 'hx-trigger="change"' in form and 'hx-target="#history-games"' in form
+    # the url follows the filter, so a reload or a shared link shows the same games
+    assert 'hx-push-url="true"' in form
+    assert re.search(r'<button type="submit"[^>]*>Show</button>', page)
+    # what a change asks for: the list alone, the one region it swaps
+    response = client.get("/history?player=&state=finished", headers={"HX-Request": "true"})
+    fragment = response.get_data(as_text=True)
+    assert response.status_code == 200 and "HX-Request" in response.headers["Vary"]
+    assert fragment.lstrip().startswith('<div id="history-games" hx-target="this" hx-swap="outerHTML">')
+    assert "<html" not in fragment and "<form" not in fragment
+    assert listed_game_ids(fragment) == [finished]
+    assert listed_game_ids(get_html(client, "/history?state=in-progress")) == [going]
+
+
 # --- 3. statistics ---------------------------------------------------------------------------
 
 
