@@ -142,10 +142,10 @@ def _crosses(box: tuple[float, float, float, float], line: Sequence[tuple[float,
         # the part of the segment inside the box's columns, then whether it reaches its rows
         if x2 < left or x1 > right:
             continue
-        lo, hi = max(x1, left), min(x2, right)
-        at = [y1 + (y2 - y1) * (px - x1) / (x2 - x1) if x2 != x1 else y1 for px in (lo, hi)]
         if x2 == x1:
             at = [y1, y2]
+        else:
+            at = [y1 + (y2 - y1) * (px - x1) / (x2 - x1) for px in (max(x1, left), min(x2, right))]
         if min(at) <= bottom and max(at) >= top:
             return True
     return False
