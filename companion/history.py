@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 
 from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
-from sqlalchemy import exists, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
-from .models import Game, Player, Seat, name_key
+from .fragments import page_or_fragment
+from .models import Game, Player, PlayerDay, Seat, name_key
 from .i18n import say
 from .rules import N_, RulesError
 from .routing import database_int
@@ -23,7 +25,7 @@ STATES = {"in-progress": False, "finished": True}
 
 
 @bp.get("/history")
-def index() -> str:
+def index() -> Response:
     """List every game, newest first, by player and by state, a page at a time."""
     player_id = request.args.get("player", type=database_int)
     state = request.args.get("state", "")
@@ -42,13 +44,14 @@ def index() -> str:
         .offset((page - 1) * PAGE_SIZE)
     ).all()
     games = rows[:PAGE_SIZE]
-    return render_template(
+    return page_or_fragment(
         "history/index.html",
+        "history/_games.html",
         games=[(game, game.summary()) for game in games],
         players=known_players(),
         player_id=player_id,
         state=state,
-        page=page,
+        page_number=page,
         older=len(rows) > PAGE_SIZE,
     )
 
@@ -58,17 +61,59 @@ def known_players() -> list[Player]:
     return list(db.session.scalars(select(Player).order_by(Player.last_seen.desc().nulls_last(), Player.name)))
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A player's figures over all their finished games, for the list of players."""
+
+    player: Player
+    games: int
+    wins: int
+    best_total: int | None
+    spy_games: int
+    spy_wins: int
+
+
+def standings() -> list[Standing]:
+    """Every player with their figures, most recently seen first: one query for them all."""
+    figures = {
+        row.player_id: row
+        for row in db.session.execute(
+            select(
+                PlayerDay.player_id,
+                func.sum(PlayerDay.games).label("games"),
+                func.sum(PlayerDay.wins).label("wins"),
+                func.min(PlayerDay.best_total).label("best_total"),
+                func.sum(PlayerDay.spy_games).label("spy_games"),
+                func.sum(PlayerDay.spy_wins).label("spy_wins"),
+            ).group_by(PlayerDay.player_id)
+        )
+    }
+    listed = []
+    for person in known_players():
+        row = figures.get(person.id)
+        listed.append(
+            Standing(person, int(row.games), int(row.wins), row.best_total, int(row.spy_games), int(row.spy_wins))
+            if row is not None
+            else Standing(person, 0, 0, None, 0, 0)
+        )
+    return listed
+
+
 @bp.get("/players")
 def players() -> str:
-    """List the players the companion knows, most recent first."""
-    return render_template("history/players.html", players=known_players(), errors={}, values={})
+    """List the players the companion knows with their figures, most recent first."""
+    listed = standings()
+    return render_template("history/players.html", standings=listed, spy=any(row.spy_games for row in listed))
 
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int) -> Response:
     """Show one player's statistics, over all games or a chosen period."""
-    person = db.get_or_404(Player, player_id)
-    errors = {}
+    return _player_page(db.get_or_404(Player, player_id))
+
+
+def _player_page(person: Player, errors: dict[str, str] | None = None, typed: str | None = None, status: int = 200) -> Response:
+    errors = dict(errors or {})
     period = Period()
     try:
         period = Period(_day(request.args.get("from")), _day(request.args.get("to")))
@@ -82,8 +127,9 @@ def player(player_id: int) -> Response:
         rivals=head_to_head(person.id, period),
         period=period,
         errors=errors,
+        typed=person.name if typed is None else typed,
     )
-    return make_response(html, 422 if errors else 200)
+    return make_response(html, 422 if errors else status)
 
 
 def _day(text: str | None) -> date | None:
@@ -91,7 +137,7 @@ def _day(text: str | None) -> date | None:
 
 
 @bp.post("/players/<int:player_id>/rename")
-def rename(player_id: int) -> Response | tuple[str, int]:
+def rename(player_id: int) -> Response:
     """Rename a player in every game they are in."""
     person = db.get_or_404(Player, player_id)
     try:
@@ -102,13 +148,9 @@ def rename(player_id: int) -> Response | tuple[str, int]:
         if clash is not None:
             raise RulesError.about("name", N_("There is already a player called %(name)s.", name=clash.name))
     except RulesError as error:
-        values = {f"name-{person.id}": request.form.get("name", "")}
-        errors = {f"name-{person.id}": error.message}
-        return render_template("history/players.html", players=known_players(), errors=errors, values=values), 422
+        return _player_page(person, errors={"name": error.message}, typed=request.form.get("name", ""))
     old = person.name
     person.name = name
     db.session.commit()
     flash(say(N_("%(old)s is now %(new)s, in every game.", old=old, new=name)))
-    return redirect(url_for("history.players"), code=303)
-
-
+    return redirect(url_for("history.player", player_id=person.id), code=303)

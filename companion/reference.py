@@ -24,6 +24,8 @@ GAME_ID = re.compile(r"[A-Za-z0-9]{4,32}")
 
 # what a preset may change, as the classic page compares it with the standard rules
 _COMPARED = tuple(field.name for field in fields(bs.RuleSet) if field.name not in ("preset", "custom_end_value"))
+# each house rule (RuleSet.house_rules) and the preset's difference it takes the place of
+_REPLACED = {"end_value": "end_values", "shoot_rule": "shoot_rule", "first_lead": "first_lead"}
 
 
 def or_list(values: Iterable[object]) -> str:
@@ -53,24 +55,25 @@ def back_to() -> str | None:
 def black_spy() -> str:
     """Show Black Spy's rules at a glance for the rule set asked for, standard if unknown."""
     # a Preset is a str enum, so the preset's name finds it; anything else gets the standard
-    rules = bs.PRESETS.get(request.args.get("rules", ""), bs.STANDARD)
-    # from a game played by this preset: its own rules, house rules (an end value of the
-    # table's, say) included
+    preset = bs.PRESETS.get(request.args.get("rules", ""), bs.STANDARD)
+    # from a game played by this preset: that game's rules, its house rules named as such
     game = _game_of(back_to())
-    house = game is not None and game.preset == rules.preset.value and game.setup().rules != rules
-    if house:
-        rules = game.setup().rules
+    from_game = game is not None and game.rules().preset == preset.preset
+    rules = game.rules() if from_game else preset
+    house = rules.house_rules()
+    # what a house rule replaces is the game's rule, not the preset's, so it is not told twice
+    changes = differences(preset, bs.STANDARD) - {_REPLACED[name] for name in house}
     low_ranks = range(1, bs.LOW_BLACKS + 1)
     groups = rules.pass_groups()
     directions = {direction for cycle, _ in groups for direction in cycle}
     across = [players for cycle, counts in groups if bs.Pass.ACROSS in cycle for players in counts]
-    end_values = set(rules.end_values.values())
+    end_values = {rules.end_value(players) for players in rules.player_counts}
     return render_template(
         "reference/black_spy.html",
         rules=rules,
         standard=bs.STANDARD,
         presets=tuple(bs.PRESETS),
-        changes=differences(rules, bs.STANDARD),
+        changes=changes,
         by_players=[
             {"players": players, "cards_each": rules.cards_each(players), "end_value": rules.end_value(players)}
             for players in rules.player_counts
@@ -96,6 +99,7 @@ def black_spy() -> str:
         others_score=rules.deal_total,
         or_list=or_list,
         back_to=back_to(),
+        from_game=from_game,
         house_rules=house,
     )
 

@@ -178,10 +178,13 @@ def _turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
             rules.Answer.EXPOSED: N_("%(who)s looked at %(them)s's exposed card: nothing new.", who=who, them=them),
             rules.Answer.SPY: N_("%(who)s looked at %(them)s's Spy: nothing revealed.", who=who, them=them),
         }[answer]
+        if answer is rules.Answer.TARGET and state.out.get(turn.spy.target) is rules.OutReason.FOUND_OUT:
+            # the card exposed is the last target: named once, with what it does
+            said = N_(
+                "%(who)s exposed %(them)s's %(target)s: %(them)s is found out.",
+                who=who, them=them, target=_exposed_label(state, turn.spy),
+            )
         sentences = [say(said)]
-        if state.out.get(turn.spy.target) is rules.OutReason.FOUND_OUT and answer is rules.Answer.TARGET:
-            last = rules.TARGET_ORDER[-1].label
-            sentences.append(say(N_("That was %(them)s's %(target)s: %(them)s is found out.", them=them, target=last)))
     if state.winner is not None:
         sentences.append(say(N_("%(name)s wins!", name=names[state.winner])))
     return " ".join(sentences)

@@ -73,7 +73,17 @@ def listed_game_ids(page: str) -> list[str]:
 
 
 def listed_players(page: str) -> list[str]:
-    return [htmllib.unescape(name) for name in re.findall(r"<strong>(.*?)</strong>: statistics", page)]
+    return [name for name, *_ in standings_shown(page)]
+
+
+def standings_shown(page: str) -> list[tuple[str, ...]]:
+    """The players page's table: each player's name, then their figures as shown."""
+    table = re.search(r'<table [^>]*id="standings">.*?<tbody>(.*?)</tbody>', page, re.S)
+    assert table, "no table of players"
+    return [
+        tuple(text(cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S))
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
+    ]
 
 
 def stats_shown(page: str) -> dict[str, str]:
@@ -220,6 +230,61 @@ def test_a_rename_that_clashes_or_is_not_a_name_is_refused_and_nothing_is_saved(
     assert snapshot(app) == before
 
 
+def test_the_players_page_is_their_statistics(client: FlaskClient, app: Flask, small_history: dict[str, str]) -> None:
+    # finished Black Spy games (see play_small_history): Ana G1-G4, won G2 and G3 (shared), best 0;
+    # Ben G1-G4, won G1 and G3, best 0; Cy G1-G3, none won, best 60; Dee G4, won, 15
+    page = get_html(client, "/players")
+    assert sorted(standings_shown(page)) == [
+        ("Ana", "4", "2", "0"), ("Ben", "4", "2", "0"), ("Cy", "3", "0", "60"), ("Dee", "1", "1", "15"),
+    ]
+    # every name leads to that player's own page
+    for name in ("Ana", "Ben", "Cy", "Dee"):
+        assert f'<a href="/players/{player_id(app, name)}">{name}</a>' in page
+
+
+def test_the_players_page_counts_spy_games_once_any_is_played(client: FlaskClient, app: Flask) -> None:
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    assert sorted(standings_shown(get_html(client, "/players"))) == [("Ana", "0", "0", "—"), ("Ben", "0", "0", "—"), ("Cy", "0", "0", "—")]
+    game_id = start_spy(client)
+    # Ana lights Ben's bomb at 3, Ben passes, Ana looks at it again and is blown up: Ben wins
+    for look, answer in (("1:3", "bomb"), ("", None), ("1:3", None)):
+        form = {"look": look, **({"answer": answer} if answer else {})}
+        assert client.post(f"/spy/{game_id}/turns", data=form).status_code == 303
+    shown = {row[0]: row[1:] for row in standings_shown(get_html(client, "/players"))}
+    assert shown == {"Ana": ("0", "0", "—", "1", "0"), "Ben": ("0", "0", "—", "1", "1"), "Cy": ("0", "0", "—", "0", "0")}
+
+
+def test_the_players_page_is_no_wall_of_rename_boxes(client: FlaskClient, app: Flask) -> None:
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    assert "<input" not in get_html(client, "/players").split("<main", 1)[1].split("</main>", 1)[0].replace('name="csrf_token"', "")
+    # renaming is a small action on the player's page: closed until asked for, a plain form
+    page = get_html(client, f"/players/{player_id(app, 'Ana')}")
+    rename = re.search(r'<details class="rename-player">\s*<summary>Rename Ana</summary>(.*?)</details>', page, re.S)
+    assert rename, "no closed rename on the player's page"
+    assert f'<form method="post" action="/players/{player_id(app, "Ana")}/rename"' in rename.group(1)
+    assert re.search(r'<input id="name" name="name" type="text"[^>]*value="Ana"', rename.group(1))
+
+
+def test_a_refused_rename_opens_it_again_with_the_name_typed_and_why(client: FlaskClient, app: Flask) -> None:
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    response = client.post(f"/players/{player_id(app, 'Ana')}/rename", data={"name": "ben"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert '<details class="rename-player" open>' in page
+    assert re.search(r'<input id="name" name="name" type="text"[^>]*value="ben" aria-invalid="true"', page)
+    assert "There is already a player called Ben." in htmllib.unescape(page)
+    # the player's figures are still there
+    assert "Games played" in page
+
+
+def test_a_rename_leads_back_to_the_players_own_page(client: FlaskClient, app: Flask) -> None:
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    ana = player_id(app, "Ana")
+    response = client.post(f"/players/{ana}/rename", data={"name": "Zed"}, follow_redirects=True)
+    assert response.request.path == f"/players/{ana}"
+    assert "Ana is now Zed, in every game." in htmllib.unescape(response.get_data(as_text=True))
+
+
 def test_a_forty_character_name_is_accepted(client: FlaskClient, app: Flask) -> None:
     start_game(client, names=("Ana", "Ben", "Cy"))
     ana = player_id(app, "Ana")
@@ -264,6 +329,26 @@ def test_history_lists_games_newest_first_filtered_and_twenty_to_a_page(client: 
     assert shown("state=in-progress") == [made[n] for n in range(22, -1, -1) if n % 3]
     # Ana's finished games: even and divisible by 3
     assert shown(f"player={ana}&state=finished") == [made[n] for n in (18, 12, 6, 0)]
+
+
+def test_the_history_filter_applies_on_change_and_its_button_stays_for_pages_without_javascript(client: FlaskClient) -> None:
+    finished = start_game(client, names=("Ana", "Ben", "Cy"), end_value="50")
+    assert post_points(client, finished, [60, 0, 0], shoot="none").status_code == 303
+    going = start_game(client, names=("Ana", "Ben", "Cy"))
+    page = get_html(client, "/history")
+    form = re.search(r'<form method="get" action="/history"[^>]*>', page).group(0)
+    assert 'hx-get="/history"' in form and 'hx-trigger="change"' in form and 'hx-target="#history-games"' in form
+    # the url follows the filter, so a reload or a shared link shows the same games
+    assert 'hx-push-url="true"' in form
+    assert re.search(r'<button type="submit"[^>]*>Show</button>', page)
+    # what a change asks for: the list alone, the one region it swaps
+    response = client.get("/history?player=&state=finished", headers={"HX-Request": "true"})
+    fragment = response.get_data(as_text=True)
+    assert response.status_code == 200 and "HX-Request" in response.headers["Vary"]
+    assert fragment.lstrip().startswith('<div id="history-games" hx-target="this" hx-swap="outerHTML">')
+    assert "<html" not in fragment and "<form" not in fragment
+    assert listed_game_ids(fragment) == [finished]
+    assert listed_game_ids(get_html(client, "/history?state=in-progress")) == [going]
 
 
 # --- 3. statistics ---------------------------------------------------------------------------
@@ -642,14 +727,52 @@ def test_the_read_only_page_shows_the_game_live_and_nothing_to_change_it(client:
     # the watch id opens no page that can change the game
     assert client.get(f"/black-spy/{watch}").status_code == 404
     assert client.get(f"/black-spy/{watch}/deals/1/edit").status_code == 404
-    # 20+40 = 60 reaches 50: the game is over and the page stops asking for news
+    # 20+40 = 60 reaches 50: the game is over, and the page still asks for news (an undo)
     assert post_points(client, game_id, [40, 15, 5, 0]).status_code == 303
     page = get_html(client, f"/watch/{watch}")
     assert "Game over" in page
-    assert 'hx-trigger="every' not in page and "hx-trigger" not in page.split('<div id="live"', 1)[1].split(">", 1)[0]
+    assert poll_seconds(page) is not None
     assert_read_only(page, game_id)
     fragment = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
-    assert fragment.lstrip().startswith('<div id="live"') and "hx-trigger" not in fragment.split(">", 1)[0]
+    assert fragment.lstrip().startswith('<div id="live"') and poll_seconds(fragment) is not None
+
+
+def poll_seconds(page: str) -> int | None:
+    """How often the follow page's live region asks for news, None if it never does."""
+    opening = page.split('<div id="live"', 1)[1].split(">", 1)[0]
+    match = re.search(r'hx-trigger="every (\d+)s"', opening)
+    return int(match.group(1)) if match else None
+
+
+def test_a_follower_sees_the_undo_of_a_finished_black_spy_game(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [20, 15, 25, 0])
+    watch = watch_id_of(app, game_id)
+    live = poll_seconds(get_html(client, f"/watch/{watch}"))
+    assert post_points(client, game_id, [40, 15, 5, 0]).status_code == 303
+    over = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
+    assert "Game over" in over
+    # a finished game changes rarely, so it is asked about less often, but still asked
+    assert poll_seconds(over) is not None and poll_seconds(over) > live
+    assert client.post(f"/black-spy/{game_id}/undo").status_code == 303
+    news = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
+    assert "Game over" not in news and 'Deal 2: <span class="who">Ben</span> deals' in news
+    assert poll_seconds(news) == live
+
+
+def test_a_follower_sees_the_undo_of_a_finished_spy_game(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client)
+    for look, answer in (("1:3", "bomb"), ("", None), ("1:3", None)):
+        form = {"number": "", "look": look, **({"answer": answer} if answer else {})}
+        assert client.post(f"/spy/{game_id}/turns", data=form).status_code == 303
+    watch = watch_id_of(app, game_id)
+    over = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
+    assert "Game over" in over and "Ben" in over
+    assert poll_seconds(over) is not None
+    assert client.post(f"/spy/{game_id}/undo").status_code == 303
+    news = get_html(client, f"/watch/{watch}", headers={"HX-Request": "true"})
+    assert "Game over" not in news and "Turn 3:" in news
+    assert poll_seconds(news) < poll_seconds(over)
 
 
 def test_a_spy_game_has_a_read_only_page_too(client: FlaskClient, app: Flask) -> None:

@@ -287,3 +287,50 @@ def test_from_a_game_with_house_rules_the_page_shows_that_games_rules(client: Fl
     classic = page(client, "/rules/black-spy", rules="classic", game=game_id)
     assert "its house rules included" not in classic
     assert cells(classic, "end-value-4")[-1] == str(bs.CLASSIC.end_value(4))
+
+
+def test_a_game_without_house_rules_does_not_say_it_has_them(client: FlaskClient) -> None:
+    plain = start_game(client)
+    html = page(client, "/rules/black-spy", rules="standard", game=plain)
+    assert "house rules" not in text(html).lower()
+    assert "These are the rules of the game you came from." in text(html)
+    # the preset's own choices, sent by the form, are no house rules either
+    same = start_game(client, preset="classic", shoot_rule="off", first_lead="dealer-left")
+    html = page(client, "/rules/black-spy", rules="classic", game=same)
+    assert "house rules" not in text(html).lower()
+    assert 'id="house-rules"' not in html
+
+
+def test_from_a_classic_game_ending_at_50_the_page_names_the_house_rule_and_never_the_presets_end(client: FlaskClient) -> None:
+    game_id = start_game(client, preset="classic", end_value="50")
+    html = page(client, "/rules/black-spy", rules="classic", game=game_id)
+    (classic_end,) = set(bs.CLASSIC.end_values.values())
+    assert str(classic_end) not in text(html)
+    assert "The game ends when a total reaches or passes 50, whatever the number of players." in part(html, "house-rules")
+    assert "The game ends" not in part(html, "changes")
+    for players in bs.CLASSIC.player_counts:
+        assert cells(html, f"end-value-{players}")[-1] == "50"
+    # the classic choices the table kept are still told as the preset's
+    assert "The player on the dealer's left leads the first trick." in part(html, "changes")
+
+
+def test_each_house_rule_is_named_as_one(client: FlaskClient) -> None:
+    game_id = start_game(client, preset="classic", end_value="90", shoot_rule="on", first_lead="dealer-right")
+    html = page(client, "/rules/black-spy", rules="classic", game=game_id)
+    house = part(html, "house-rules")
+    assert "The game ends when a total reaches or passes 90, whatever the number of players." in house
+    assert "The shoot rule is on." in house
+    assert "The player on the dealer's right leads the first trick." in house
+    # what the house rules replace is not told as the game's rule
+    changes = part(html, "changes")
+    assert "shoot rule" not in changes and "leads the first trick" not in changes and "The game ends" not in changes
+    assert "unless the table turns it on" not in text(html)
+
+
+def test_in_a_game_played_without_the_shoot_rule_the_page_does_not_score_a_shoot(client: FlaskClient) -> None:
+    game_id = start_game(client, preset="standard", shoot_rule="off")
+    html = page(client, "/rules/black-spy", rules="standard", game=game_id)
+    said = part(html, "shoot")
+    assert "off in this game" in said
+    assert "scores 0" not in said and "unless the table turns it on" not in said
+    assert "The shoot rule is off." in part(html, "house-rules")

@@ -178,7 +178,7 @@ def test_a_three_player_game_is_played_through_the_pages_to_the_last_player_stan
 
     play(client, game_id, ("1:4", "target"))
     html = page(client, game_id)
-    assert "Ana exposed Ben's Top Secret 2. That was Ben's Top Secret 2: Ben is found out." in text(html)
+    assert "Ana exposed Ben's Top Secret 2: Ben is found out." in text(html)
     ben = base_section(html, BEN)
     assert "found out" in text(ben) and "All targets exposed" in text(ben)
     assert 'class="tap"' not in ben  # a player who is out is no longer spied on
@@ -721,3 +721,42 @@ def test_after_a_turn_sent_by_htmx_the_next_spy_can_tap_the_card_it_looks_at(cli
     assert re.findall(r'name="look" value="([^"]+)"', fragment) == ["0:4"]
     undone = client.post(f"/spy/{game_id}/undo", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert re.findall(r'name="look" value="([^"]+)"', undone) == ["1:1"]
+
+
+# --- what a new scorer tripped over ----------------------------------------------------------
+
+
+def test_exposing_the_last_target_says_so_once(client: FlaskClient) -> None:
+    game_id = start_spy(client, players=(("Ana", "green"), ("Ben", "red")))
+    # Ana exposes Ben's targets one by one; Ben does not spy in between
+    exposures = [f"1:{card}" for card in (1, 2, 3, 4)]
+    for number, look in enumerate(exposures, start=1):
+        play(client, game_id, (look, "target"))
+        if number < len(exposures):
+            play(client, game_id, ("", None))
+    words = text(page(client, game_id))
+    assert "Ana exposed Ben's Top Secret 2: Ben is found out. Ana wins!" in words
+    assert words.count("Ben's Top Secret 2") == 1
+
+
+def test_the_answers_to_a_tapped_card_are_by_that_card_with_the_button_that_records_them(client: FlaskClient) -> None:
+    game_id = start_spy(client, players=(("Ana", "green"), ("Ben", "red"), ("Cy", "blue"), ("Dee", "yellow")))
+    html = page(client, game_id, look="1:3")
+    ben = base_section(html, BEN)
+    assert 'id="spy-answers"' in ben and "Ana looked at Ben's card 3. Ben answered:" in text(ben)
+    assert re.search(r'<button type="submit" class="button primary big">Record the turn</button>', ben)
+    # nowhere else: not below the last base, and one button records the turn
+    assert html.count('id="spy-answers"') == 1
+    assert len(re.findall(r">Record the turn", html)) == 1
+    for seat in (ANA, CY, 3):
+        assert "answered:" not in base_section(html, seat)
+    # a look at another base moves them there
+    html = page(client, game_id, look="3:2")
+    assert 'id="spy-answers"' in base_section(html, 3) and 'id="spy-answers"' not in base_section(html, BEN)
+
+
+def test_without_javascript_the_answers_button_opens_the_page_at_the_answers(client: FlaskClient) -> None:
+    game_id = start_spy(client)
+    html = page(client, game_id)
+    assert re.search(rf'<noscript><button[^>]*formmethod="get" formaction="/spy/{game_id}#spy-answers"', html)
+

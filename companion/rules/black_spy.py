@@ -160,6 +160,27 @@ class RuleSet:
             first_lead=self.first_lead if first_lead is None else first_lead,
         )
 
+    def house_rules(self) -> frozenset[str]:
+        """What the table changed from its preset, by the names ``with_house_rules`` takes.
+
+        A house rule that repeats the preset changes nothing, so it is none (a RuleSet is
+        compared by identity, so ``!=`` cannot say this).
+
+        >>> sorted(CLASSIC.with_house_rules(end_value=50, shoot_rule=False).house_rules())
+        ['end_value']
+        >>> STANDARD.with_house_rules(end_value=150).house_rules()  # 150 is the 4-player end only
+        frozenset({'end_value'})
+        """
+        preset = PRESETS[self.preset]
+        changed = set()
+        if self.custom_end_value is not None and set(preset.end_values.values()) != {self.custom_end_value}:
+            changed.add("end_value")
+        if self.shoot_rule != preset.shoot_rule:
+            changed.add("shoot_rule")
+        if self.first_lead != preset.first_lead:
+            changed.add("first_lead")
+        return frozenset(changed)
+
 
 STANDARD = RuleSet(
     preset=Preset.STANDARD,

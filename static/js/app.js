@@ -212,3 +212,16 @@
     });
   }
 })();
+
+/* table review */
+(function () {
+  "use strict";
+  // spy: a tapped card's answers come in by the card, with the whole game; when the swap
+  // leaves them (or the button that records them) off the screen, bring them in
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const answers = event.target.querySelector && event.target.querySelector("#spy-answers");
+    const config = event.detail.requestConfig;
+    if (!answers || !config || config.verb !== "get" || event.target.querySelector("[aria-invalid=true]")) return;
+    answers.scrollIntoView({block: "nearest"});
+  });
+})();

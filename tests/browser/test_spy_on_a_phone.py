@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.browsing import Server
+from tests.browser.browsing import Server, phone_context
 
 ANA, BEN = 0, 1
 
@@ -115,7 +115,7 @@ def test_a_two_player_game_of_spy_played_by_taps_to_its_end(phone: Page, server:
     expect(turn_title(phone)).to_have_text("Turn 7: Ana's turn")
     tap(phone, BEN, 2)
     answer(phone, "The target: it is exposed now (Top Secret 2)")
-    record(phone, "That was Ben's Top Secret 2: Ben is found out. Ana wins!")
+    record(phone, "Ana exposed Ben's Top Secret 2: Ben is found out. Ana wins!")
     expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
     expect(phone.locator(".banner .winner")).to_have_text(re.compile(r"Ana\s+wins: the last player standing\."))
     expect(base(phone, BEN).locator(".badge.out")).to_have_text("found out")
@@ -124,3 +124,76 @@ def test_a_two_player_game_of_spy_played_by_taps_to_its_end(phone: Page, server:
     expect(phone.get_by_role("button", name=re.compile("^Record the turn"))).to_have_count(0)
     expect(phone.locator("label.tap")).to_have_count(0)
     expect(phone.get_by_role("button", name="Undo turn 7")).to_be_visible()
+
+
+IN_VIEW = """(element) => {
+  const box = element.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+# the closest two of the page's buttons and links come, edge to edge
+CLOSEST_TARGETS = """() => {
+  const targets = [...document.querySelectorAll("main button, main a[href], main .button")]
+    .filter((el) => el.getClientRects().length > 0)
+    .map((el) => ({name: el.textContent.trim().slice(0, 40), box: el.getBoundingClientRect()}));
+  let closest = {gap: Infinity};
+  for (const [i, a] of targets.entries()) {
+    for (const b of targets.slice(i + 1)) {
+      const across = Math.max(b.box.left - a.box.right, a.box.left - b.box.right);
+      const down = Math.max(b.box.top - a.box.bottom, a.box.top - b.box.bottom);
+      const gap = Math.max(across, down);
+      if (gap < closest.gap) closest = {gap, between: [a.name, b.name]};
+    }
+  }
+  return closest;
+}"""
+
+
+def four_players(phone: Page, server: Server) -> str:
+    return new_spy_game(phone, server.url, ("Ana", "Ben", "Cy", "Dee"), first_player=0)
+
+
+def test_a_tapped_cards_answers_and_its_record_button_come_into_view_by_the_card(phone: Page, server: Server) -> None:
+    four_players(phone, server)
+    # Ben's base is the second of four: the answers used to come below Dee's, off the screen
+    tap(phone, BEN, 3)
+    answers = phone.locator("#spy-answers")
+    expect(base(phone, BEN).locator("#spy-answers")).to_have_count(1)
+    assert answers.evaluate(IN_VIEW)
+    assert phone.get_by_role("button", name="Record the turn", exact=True).evaluate(IN_VIEW)
+    assert cards(phone, BEN).nth(2).evaluate(IN_VIEW), "the card just tapped scrolled away"
+    # Dee's base is the last: its answers open below the screen's edge and are brought in
+    dee = 3
+    cards(phone, dee).nth(0).scroll_into_view_if_needed()
+    tap(phone, dee, 1)
+    expect(base(phone, dee).locator("#spy-answers")).to_have_count(1)
+    expect(base(phone, BEN).locator("#spy-answers")).to_have_count(0)
+    assert answers.evaluate(IN_VIEW)
+    assert phone.get_by_role("button", name="Record the turn", exact=True).evaluate(IN_VIEW)
+    answer(phone, "A Safe that is not the target")
+    record(phone, "Ana spied on Dee: a Safe.")
+
+
+def test_the_spy_pages_buttons_and_links_keep_8_pixels_apart(phone: Page, server: Server) -> None:
+    four_players(phone, server)
+    closest = phone.evaluate(CLOSEST_TARGETS)
+    assert closest["gap"] >= 8, closest
+    tap(phone, BEN, 3)
+    closest = phone.evaluate(CLOSEST_TARGETS)
+    assert closest["gap"] >= 8, closest
+
+
+
+def test_without_javascript_a_tapped_card_opens_the_page_at_its_answers(browser: Browser, server: Server) -> None:
+    context = phone_context(browser, java_script_enabled=False)
+    page = context.new_page()
+    four_players(page, server)
+    cards(page, 3).nth(1).click()
+    page.get_by_role("button", name="Show the possible answers").click()
+    page.wait_for_url(re.compile(r"look=3%3A2.*#spy-answers$"))
+    expect(base(page, 3).locator("#spy-answers legend")).to_contain_text("Ana looked at Dee's card 2.")
+    assert page.locator("#spy-answers").evaluate(IN_VIEW)
+    answer(page, "A Safe that is not the target")
+    page.get_by_role("button", name="Record the turn", exact=True).click()
+    expect(page.locator(".messages")).to_contain_text("Ana spied on Dee: a Safe.")
+    context.close()

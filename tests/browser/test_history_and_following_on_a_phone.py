@@ -1,0 +1,69 @@
+"""The history filter and the follow panel on a phone, with and without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.browsing import Server, enter_points, new_game, phone_context
+
+
+def finished_and_going(page: Page, server: Server) -> tuple[str, str]:
+    """One finished game and one under way; their urls."""
+    over = new_game(page, server.url, names=("Eve", "Fay", "Gus"), end_value="10")
+    enter_points(page, {"Eve": 20, "Fay": 20, "Gus": 20})
+    page.get_by_role("button", name="Record deal 1").click()
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    going = new_game(page, server.url, names=("Hal", "Ida", "Jo"))
+    return over, going
+
+
+def listed(page: Page) -> list[str]:
+    return [href.rsplit("/", 1)[-1] for href in page.locator("#history-games .game-list a").evaluate_all("(links) => links.map((a) => a.href)")]
+
+
+def test_the_history_filter_applies_as_soon_as_it_is_chosen(phone: Page, server: Server) -> None:
+    over, going = finished_and_going(phone, server)
+    phone.goto(f"{server.url}/history")
+    expect(phone.get_by_role("button", name="Show")).to_be_hidden()
+    phone.get_by_label("Games").select_option("finished")
+    expect(phone).to_have_url(re.compile(r"/history\?.*state=finished"))
+    assert over.rsplit("/", 1)[-1] in listed(phone) and going.rsplit("/", 1)[-1] not in listed(phone)
+    phone.get_by_label("Games").select_option("in-progress")
+    expect(phone).to_have_url(re.compile(r"state=in-progress"))
+    assert going.rsplit("/", 1)[-1] in listed(phone) and over.rsplit("/", 1)[-1] not in listed(phone)
+    # the address holds the filter: a reload shows the same games
+    phone.reload()
+    expect(phone.get_by_label("Games")).to_have_value("in-progress")
+    assert over.rsplit("/", 1)[-1] not in listed(phone)
+
+
+def test_without_javascript_the_history_filter_has_its_button(browser: Browser, server: Server) -> None:
+    context = phone_context(browser)
+    page = context.new_page()
+    over, going = finished_and_going(page, server)
+    context.close()
+    context = phone_context(browser, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{server.url}/history")
+    page.get_by_label("Games").select_option("finished")
+    page.get_by_role("button", name="Show").click()
+    expect(page).to_have_url(re.compile(r"state=finished"))
+    assert over.rsplit("/", 1)[-1] in listed(page) and going.rsplit("/", 1)[-1] not in listed(page)
+    context.close()
+
+
+def test_the_follow_panels_qr_code_sits_in_the_middle(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    phone.locator(".follow summary").click()
+    code = phone.locator(".follow figure svg").bounding_box()
+    panel = phone.locator(".follow").evaluate(
+        """(card) => {
+          const box = card.getBoundingClientRect(), style = getComputedStyle(card);
+          return {left: box.left + parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth),
+                  right: box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth)};
+        }"""
+    )
+    middle = (panel["left"] + panel["right"]) / 2
+    assert abs(code["x"] + code["width"] / 2 - middle) <= 1, (code, panel)

@@ -1,0 +1,123 @@
+"""The score chart: every player stays visible, and the end value's label clears every line."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.helpers import post_points, start_game
+
+# the chart's stroke width for a player's line (static/css/app.css) and its label font size
+LINE_WIDTH = 2.5
+LABEL_SIZE = 10
+
+
+def chart_of(client: FlaskClient, game_id: str) -> str:
+    page = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    match = re.search(r'<svg class="chart"[^>]*>.*?</svg>', page, re.S)
+    assert match, "no chart"
+    return match.group(0)
+
+
+def lines_of(chart: str) -> dict[int, list[tuple[float, float]]]:
+    """Each seat's line, as the points it is drawn through."""
+    return {
+        int(seat): [tuple(map(float, point.split(","))) for point in points.split()]
+        for seat, points in re.findall(r'<polyline class="line seat-(\d)" points="([^"]*)"', chart)
+    }
+
+
+def play(client: FlaskClient, names: tuple[str, ...], deals: list[list[int]], **rules: str) -> str:
+    game_id = start_game(client, names=names, **rules)
+    for points in deals:
+        assert post_points(client, game_id, points, shoot="none").status_code == 303
+    return game_id
+
+
+TIED = {
+    # Ana and Ben level after every deal, and so are Cy and Dee
+    "two pairs": (("Ana", "Ben", "Cy", "Dee"), [[15, 15, 15, 15], [20, 20, 10, 10], [40, 40, -10, -10], [30, 30, 0, 0]], {}),
+    # everyone level all game long
+    "all three": (("Ana", "Ben", "Cy"), [[20, 20, 20], [25, 25, 10], [15, 15, 30]], {}),
+    # a tie on the end value itself, at the chart's top edge
+    "on the end": (("Ana", "Ben", "Cy", "Dee"), [[15, 15, 15, 15], [20, 20, 10, 10], [25, 25, 5, 5]], {"end_value": "60"}),
+}
+
+
+@pytest.mark.parametrize("case", list(TIED))
+def test_players_with_equal_totals_each_keep_a_line_of_their_own(client: FlaskClient, case: str) -> None:
+    names, deals, rules = TIED[case]
+    lines = lines_of(chart_of(client, play(client, names, deals, **rules)))
+    assert sorted(lines) == list(range(len(names)))
+    for point in range(len(deals) + 1):
+        heights = sorted(line[point][1] for line in lines.values())
+        # side by side, so that no line covers another
+        assert all(b - a >= LINE_WIDTH for a, b in zip(heights, heights[1:])), (point, heights)
+
+
+def test_a_line_moves_aside_only_where_it_meets_another(client: FlaskClient) -> None:
+    # Ana and Ben level after deal 1 only; Cy and Dee never level with anyone
+    chart = chart_of(client, play(client, ("Ana", "Ben", "Cy", "Dee"), [[20, 20, 5, 15], [30, 0, 20, 10]]))
+    lines = lines_of(chart)
+    ana, ben = lines[0][1][1], lines[1][1][1]
+    assert abs(ana - ben) >= LINE_WIDTH and abs(ana - ben) <= 3 * LINE_WIDTH
+    # after deal 2 (50, 20, 25, 25 against 25, 25 for Cy and Dee: they meet, Ana and Ben do not)
+    cy, dee = lines[2][2][1], lines[3][2][1]
+    assert abs(cy - dee) >= LINE_WIDTH
+    ticks = {int(value): float(y) for y, value in re.findall(r'<text class="tick" x="[^"]*" y="([^"]*)" text-anchor="end">(\d+)</text>', chart)}
+    per_point = (ticks[0] - ticks[max(ticks)]) / max(ticks)
+    assert lines[0][2][1] == pytest.approx(ticks[0] - 4 - 50 * per_point, abs=0.3)
+
+
+def test_every_line_ends_in_a_dot_of_its_colour(client: FlaskClient) -> None:
+    names, deals, rules = TIED["two pairs"]
+    chart = chart_of(client, play(client, names, deals, **rules))
+    lines = lines_of(chart)
+    dots = {int(seat): (float(x), float(y)) for seat, x, y in re.findall(r'<circle class="end-dot seat-(\d)" cx="([^"]*)" cy="([^"]*)"', chart)}
+    assert dots == {seat: line[-1] for seat, line in lines.items()}
+
+
+def label_box(chart: str) -> tuple[float, float, float, float]:
+    """Where the end value's label is drawn: left, top, right, bottom, one pixel to spare."""
+    x, y, anchor, words = re.search(r'<text class="end-label" x="([^"]*)" y="([^"]*)" text-anchor="(\w+)">([^<]*)</text>', chart).groups()
+    x, y = float(x), float(y)
+    # a generous width for the font: wider than any of its digits or letters
+    width = len(words) * LABEL_SIZE * 0.62
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    return left - 1, y - LABEL_SIZE - 1, left + width + 1, y + 3
+
+
+def crosses(box: tuple[float, float, float, float], line: list[tuple[float, float]]) -> bool:
+    left, top, right, bottom = box
+    for (x1, y1), (x2, y2) in zip(line, line[1:]):
+        for step in range(101):
+            x, y = x1 + (x2 - x1) * step / 100, y1 + (y2 - y1) * step / 100
+            # the line's own width counts
+            if left - LINE_WIDTH / 2 <= x <= right + LINE_WIDTH / 2 and top - LINE_WIDTH / 2 <= y <= bottom + LINE_WIDTH / 2:
+                return True
+    return False
+
+
+ENDINGS = {
+    **TIED,
+    # a line that ends on the end value, at the right
+    "one reaches the end": (("Ana", "Ben", "Cy", "Dee"), [[30, 10, 10, 10], [30, 10, 10, 10]], {"end_value": "60"}),
+    # a line that starts by climbing to just under the end value, at the left
+    "one starts high": (("Ana", "Ben", "Cy", "Dee"), [[55, 0, 0, 5], [0, 30, 30, 0]], {"end_value": "60"}),
+    # a line past the end value
+    "one passes the end": (("Ana", "Ben", "Cy", "Dee"), [[20, 20, 10, 10], [60, 0, 0, 0]], {"end_value": "50"}),
+    "a long game": (("Ana", "Ben", "Cy"), [[20, 20, 20]] * 9, {}),
+}
+
+
+@pytest.mark.parametrize("case", list(ENDINGS))
+def test_the_end_value_label_clears_every_line(client: FlaskClient, case: str) -> None:
+    names, deals, rules = ENDINGS[case]
+    chart = chart_of(client, play(client, names, deals, **rules))
+    box = label_box(chart)
+    width, height = map(float, re.search(r'viewBox="0 0 (\d+) (\d+)"', chart).groups())
+    assert box[0] >= 0 and box[2] <= width and box[1] >= 0 and box[3] <= height, box
+    for seat, line in lines_of(chart).items():
+        assert not crosses(box, line), (seat, box)
