@@ -28,6 +28,14 @@ def main() -> None:
     """The table companion for Black Spy and Spy."""
 
 
+def cores() -> int:
+    """The cores this process may run on (a container may allow fewer than the machine has)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def https_port_option(value: str | int | None) -> int | None:
     """HTTPS_PORT: a port number, or "off" for no secure listener."""
     text = str(value if value is not None else "8443").strip().lower()
@@ -54,9 +62,9 @@ def https_port_option(value: str | int | None) -> int | None:
 @click.option("--threads", default=8, type=int, show_default=True, help="Requests served at once, per process.")
 @click.option(
     "--workers",
-    default=lambda: int(os.environ.get("WEB_CONCURRENCY", "1")),
+    default=lambda: int(os.environ.get("WEB_CONCURRENCY", "0")) or cores(),
     type=int,
-    show_default="1 or $WEB_CONCURRENCY",
+    show_default="one per core, or $WEB_CONCURRENCY",
     help="Processes per address.",
 )
 @with_appcontext
