@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
 from babel.lists import format_list
-from flask import Blueprint, Flask, Response, current_app, flash, redirect, request
-from flask_babel import Babel, format_datetime, format_decimal, get_locale, get_translations, gettext
+from babel.numbers import format_decimal as babel_format_decimal
+from babel.support import NullTranslations
+from flask import Blueprint, Flask, Response, current_app, flash, g, redirect, request
+from flask_babel import Babel, format_datetime, get_locale, get_translations, gettext
 
 from .passcode import safe_next
 from .rules import Either, Message
@@ -57,7 +60,30 @@ def here() -> str:
 
 def language() -> str:
     """The language this request speaks, as a code from ``LANGUAGES``."""
-    return str(get_locale() or DEFAULT)
+    code = g.get("_language")
+    if code is None:
+        code = g._language = str(get_locale() or DEFAULT)
+    return code
+
+
+def catalogue() -> NullTranslations:
+    """This request's catalogue, looked up once: a page asks for it hundreds of times."""
+    found = g.get("_translations")
+    if found is None:
+        found = g._translations = get_translations()
+    return found
+
+
+@lru_cache(maxsize=8192)
+def _decimal(value: int | float, code: str) -> str:
+    # a page writes the same few hundred scores many times over; babel parses its number
+    # pattern on every call
+    return babel_format_decimal(value, locale=code)
+
+
+def format_decimal(value: int | float) -> str:
+    """A number as the reader's language writes it: "1,234", "1.234"."""
+    return _decimal(value, language())
 
 
 def say(value: Any) -> Any:
@@ -68,11 +94,11 @@ def say(value: Any) -> Any:
     """
     if isinstance(value, Message):
         params = {key: _said_param(param) for key, param in value.params.items()}
-        translations = get_translations()
+        found = catalogue()
         if value.plural is not None:
-            text = translations.ngettext(value.template, value.plural, value.count or 0)
+            text = found.ngettext(value.template, value.plural, value.count or 0)
         else:
-            text = translations.gettext(value.template)
+            text = found.gettext(value.template)
         return text % params if params else text
     return value
 
@@ -111,6 +137,14 @@ def init_app(app: Flask, translations: str) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = translations
     babel.init_app(app, locale_selector=select_locale)
+    # flask-babel's template gettext finds the catalogue anew on every string; these find it once per request
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda text: catalogue().ugettext(text),
+        ngettext=lambda singular, plural, count: catalogue().ungettext(singular, plural, count),
+        newstyle=True,
+        pgettext=lambda context, text: catalogue().upgettext(context, text),
+        npgettext=lambda context, singular, plural, count: catalogue().unpgettext(context, singular, plural, count),
+    )
     # a message put into a translated sentence ({% trans %}, _() with parameters) is said too
     Message.speaker = say
     # as babel.cfg extracts them: a {% trans %} block's layout is not part of its message
