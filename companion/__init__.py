@@ -58,7 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, freshness, games, history, i18n, passcode, pwa, reference, routing, security, sharing, spy, trust, watch
+    from . import assets, black_spy, errors, freshness, games, history, i18n, kinds, passcode, pwa, reference, routing, security, sharing, spy, trust, watch
     from . import ratelimits  # noqa: F401  (registers its storage scheme with limits)
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
@@ -84,8 +84,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     freshness.init_app(app)
     i18n.init_app(app, str(paths.TRANSLATIONS))
     app.register_blueprint(games.bp)
-    app.register_blueprint(black_spy.bp)
-    app.register_blueprint(spy.bp)
+    # each kind of game: its blueprint, and its place in the shared pages (companion/kinds.py)
+    for kind in (black_spy.KIND, spy.KIND):
+        kinds.register(kind)
+        app.register_blueprint(kind.blueprint)
     app.register_blueprint(history.bp)
     app.register_blueprint(watch.bp)
     app.register_blueprint(pwa.bp)

@@ -21,6 +21,7 @@ from flask import (
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
+from . import black_spy_codec, kinds
 from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import db, htmx
@@ -397,3 +398,19 @@ def _after_write(game: Game, message: str, mode: str = POINTS) -> Response:
     flash(say(message))
     query = {"mode": CARDS} if mode == CARDS else {}
     return redirect(url_for("black_spy.show", game_id=game.id, **query), code=303)
+
+
+KIND = kinds.GameKind(
+    key=BLACK_SPY,
+    name=N_("Black Spy"),
+    following=N_("Following Black Spy"),
+    blueprint=bp,
+    show="black_spy.show",
+    reference="reference.black_spy",
+    replay=lambda game: game.state(),
+    figures=black_spy_codec.figures,
+    to_json=black_spy_codec.to_json,
+    parse=black_spy_codec.parse,
+    rows=black_spy_codec.rows,
+    csv=black_spy_codec.csv_rows,
+)

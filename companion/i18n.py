@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from babel.lists import format_list
 from babel.numbers import format_decimal as babel_format_decimal
 from babel.support import NullTranslations
-from flask import Blueprint, Flask, Response, current_app, flash, g, redirect, request
+from flask import Blueprint, Flask, Response, current_app, flash, g, has_app_context, redirect, request
 from flask_babel import Babel, format_datetime, get_locale, get_translations, gettext
 
 from .passcode import safe_next
@@ -60,6 +60,8 @@ def here() -> str:
 
 def language() -> str:
     """The language this request speaks, as a code from ``LANGUAGES``."""
+    if not has_app_context():
+        return DEFAULT
     code = g.get("_language")
     if code is None:
         code = g._language = str(get_locale() or DEFAULT)
@@ -68,6 +70,8 @@ def language() -> str:
 
 def catalogue() -> NullTranslations:
     """This request's catalogue, looked up once: a page asks for it hundreds of times."""
+    if not has_app_context():
+        return get_translations()
     found = g.get("_translations")
     if found is None:
         found = g._translations = get_translations()

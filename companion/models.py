@@ -183,9 +183,18 @@ class Game(db.Model):
         # the statistics buckets of its day are recounted just before the commit
         db.session.info.setdefault("touched_games", set()).add(self)
 
+    def replayed(self) -> Any:
+        """The game's inputs folded by its kind's rules."""
+        from . import kinds
+
+        return kinds.of(self).replay(self)
+
     def refresh_cache(self) -> None:
         """Rewrite the derived figures kept beside the inputs from a fresh replay."""
-        figures = kept_figures(self.spy_state() if self.kind == SPY else self.state())
+        from . import kinds
+
+        kind = kinds.of(self)
+        figures = kind.figures(kind.replay(self))
         self.finished, self.rounds, self.next_seat = figures.finished, figures.rounds, figures.next_seat
         for seat in self.seats:
             seat.total = figures.totals[seat.position]
@@ -235,33 +244,6 @@ class KeptFigures:
     totals: tuple[int | None, ...]  # by seat; none in Spy
     won: tuple[bool, ...]  # by seat: a share of the win
     scores: tuple[dict[str, Any], ...]  # the deal_scores rows, without their game
-
-
-def kept_figures(state: bs.GameState | spy.SpyState) -> KeptFigures:
-    """The kept figures of a replayed game: the same for a write and for an import."""
-    if isinstance(state, spy.SpyState):
-        seats = range(len(state.setup.players))
-        return KeptFigures(
-            finished=state.finished,
-            rounds=len(state.turns),
-            next_seat=state.to_play,
-            totals=tuple(None for _ in seats),
-            won=tuple(state.winner == seat for seat in seats),
-            scores=(),
-        )
-    seats = range(state.setup.size)
-    return KeptFigures(
-        finished=state.finished,
-        rounds=len(state.deals),
-        next_seat=None if state.next is None else state.next.dealer,
-        totals=tuple(state.totals),
-        won=tuple(seat in state.winners for seat in seats),
-        scores=tuple(
-            {"number": deal.number, "seat": seat, "raw": deal.raw[seat], "score": deal.scores[seat], "shot": deal.shooter == seat}
-            for deal in state.deals
-            for seat in seats
-        ),
-    )
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from flask import (
 )
 from sqlalchemy import select
 
+from . import kinds, spy_codec
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
 from .fragments import page_or_fragment
@@ -271,3 +272,18 @@ def _after_write(game: Game, message: str) -> Response:
         return render_game(game, game.spy_state(), message=message)
     flash(say(message))
     return redirect(url_for("spy.show", game_id=game.id), code=303)
+
+
+KIND = kinds.GameKind(
+    key=SPY,
+    name=N_("Spy"),
+    following=N_("Following Spy"),
+    blueprint=bp,
+    show="spy.show",
+    reference="reference.spy",
+    replay=lambda game: game.spy_state(),
+    figures=spy_codec.figures,
+    to_json=spy_codec.to_json,
+    parse=spy_codec.parse,
+    rows=spy_codec.rows,
+)
