@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
 from collections.abc import Mapping
 from typing import Any
 
@@ -255,17 +254,21 @@ def export_csv(game_id: str) -> Response:
 
 @bp.post("/<game_id>/rematch")
 def rematch(game_id: str) -> Response:
-    """Start a new game: same players, seats and rules; the next player deals first.
+    """Start a new game: same players, seats and rules; the table picks who deals first.
 
     Once only: a second tap, or a second phone, is sent to the rematch already made.
     """
     game = load(game_id)
     if game.rematch_id is not None:
         return _to_rematch(game.rematch_id)
-    setup = game.setup()
+    state = game.state()
+    pick = request.form.get("first_dealer")
+    try:
+        setup = bs.rematch(state, pick)
+    except RulesError as error:
+        return render_game(game, state, message=error.message, status=409 if "rematch" in error.errors else 422)
     again = new_black_spy_game(
-        replace(setup, first_dealer=bs.rematch_first_dealer(setup)),
-        HouseRules(game.preset or bs.Preset.STANDARD.value, game.end_value, game.shoot_rule, game.first_lead),
+        setup, HouseRules(game.preset or bs.Preset.STANDARD.value, game.end_value, game.shoot_rule, game.first_lead)
     )
     again.touch()
     db.session.add(again)
@@ -274,7 +277,11 @@ def rematch(game_id: str) -> Response:
     game.rematch_id = again.id
     if not commit_or_conflict():
         return _to_rematch(load(game_id).rematch_id)
-    flash(say(N_("Rematch! %(name)s deals first.", name=setup.players[again.first_seat])))
+    first = setup.players[setup.first_dealer]
+    if pick == bs.DRAW:
+        flash(say(N_("The draw is made: %(name)s deals first.", name=first)))
+    else:
+        flash(say(N_("Rematch! %(name)s deals first.", name=first)))
     return redirect(url_for("black_spy.show", game_id=again.id), code=303)
 
 

@@ -8,6 +8,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from sqlalchemy import func, select
+
 from tests.helpers import game_state, make_app, post_points, snapshot, start_game
 
 
@@ -392,3 +394,61 @@ def test_pages_are_compressed_and_static_files_cached_for_a_year_under_a_version
     response = client.get(css)
     assert response.status_code == 200
     assert response.cache_control.max_age == 365 * 24 * 3600
+
+
+# --- what a new scorer tripped over at the table (issue 15) and a prober found (issue 14) ----
+
+
+def finish(client: FlaskClient, **rules: str) -> str:
+    game_id = start_game(client, end_value="50", shoot_rule="off", **rules)
+    assert post_points(client, game_id, [60, 0, 0, 0]).status_code == 303
+    return game_id
+
+
+def rematch_of(client: FlaskClient, app: Flask, game_id: str, **form: str):
+    from companion.extensions import db
+    from companion.models import Game
+
+    response = client.post(f"/black-spy/{game_id}/rematch", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    new = response.location.rsplit("/", 1)[1]
+    with app.app_context():
+        return new, db.session.get(Game, new).first_seat
+
+
+def test_a_finished_game_offers_a_rematch_with_the_default_first_dealer_named_or_a_draw(client: FlaskClient) -> None:
+    html = page(client, finish(client, first_dealer="3"))
+    assert '<select id="rematch-first-dealer" name="first_dealer">' in html
+    assert re.search(r'<option value="" selected>Ana, next after Dee</option>', html)
+    assert '<option value="1">Ben</option>' in html and '<option value="3">Dee</option>' in html
+    assert '<option value="draw">Draw for me' in html
+
+
+def test_a_rematch_is_dealt_first_by_whoever_the_table_picks(client: FlaskClient, app: Flask) -> None:
+    new, seat = rematch_of(client, app, finish(client), first_dealer="2")
+    assert seat == 2
+    assert "Rematch! Cy deals first." in page(client, new)
+
+
+def test_a_rematch_can_draw_for_the_first_deal_and_says_who_won_it(client: FlaskClient, app: Flask) -> None:
+    new, seat = rematch_of(client, app, finish(client), first_dealer="draw")
+    assert f"The draw is made: {('Ana', 'Ben', 'Cy', 'Dee')[seat]} deals first." in page(client, new)
+
+
+def test_a_rematch_first_dealer_not_at_the_table_is_refused_and_nothing_is_made(client: FlaskClient, app: Flask) -> None:
+    game_id = finish(client)
+    before = snapshot(app)
+    response = client.post(f"/black-spy/{game_id}/rematch", data={"first_dealer": "7"})
+    assert response.status_code == 422
+    assert "The first dealer must be one of the players." in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_a_crafted_rematch_of_a_game_still_being_played_is_refused_and_nothing_is_made(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    before = snapshot(app)
+    response = client.post(f"/black-spy/{game_id}/rematch")
+    assert response.status_code == 409
+    assert "The game is not over yet" in response.get_data(as_text=True)
+    assert snapshot(app) == before
