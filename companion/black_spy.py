@@ -203,7 +203,7 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         return _edit_page(game, state, deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     try:
         entry = entry_from_form(state.setup, form, mode)
-        bs.edit(state.setup, game.entries(), number - 1, entry)
+        after = bs.edit(state.setup, game.entries(), number - 1, entry)
     except ShootQuestion as question:
         return _edit_page(game, state, deal, mode, values=form, ask_shoot=question.candidates)
     except RulesError as error:
@@ -215,6 +215,15 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         deal = game.deals[number - 1]
         return _edit_page(game, game.state(), deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     flash(say(N_("Deal %(number)s changed; every total after it follows.", number=number)))
+    if state.finished and not after.finished:
+        reopened = N_(
+            "The game is open again: no total reaches %(end)s now, so deal %(next)s is to play.",
+            end=after.end_value,
+            next=after.next.number,
+        )
+        flash(say(reopened))
+    elif after.finished and not state.finished:
+        flash(say(N_("The game is over.")))
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
 
 

@@ -7,7 +7,6 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-
 from sqlalchemy import func, select
 
 from tests.helpers import game_state, make_app, post_points, snapshot, start_game
@@ -397,6 +396,35 @@ def test_pages_are_compressed_and_static_files_cached_for_a_year_under_a_version
 
 
 # --- what a new scorer tripped over at the table (issue 15) and a prober found (issue 14) ----
+
+
+def test_an_edit_that_reopens_a_finished_game_says_it_is_open_again(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [40, 15, 5, 0])
+    assert game_state(app, game_id).finished
+    response = client.post(
+        f"/black-spy/{game_id}/deals/2/edit",
+        data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "5", "points-3": "40"},
+    )
+    assert response.status_code == 303
+    assert not game_state(app, game_id).finished
+    html = page(client, game_id)
+    assert "Deal 2 changed; every total after it follows." in html
+    assert "The game is open again: no total reaches 50 now, so deal 3 is to play." in html
+    assert "Record deal 3" in html
+
+
+def test_an_edit_that_ends_the_game_on_its_last_deal_says_so(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [20, 15, 25, 0])
+    response = client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "55", "points-1": "5", "points-2": "0", "points-3": "0", "shoot": "none"},
+    )
+    assert response.status_code == 303
+    html = page(client, game_id)
+    assert "Deal 1 changed" in html and "The game is over." in html and "Game over" in html
 
 
 def finish(client: FlaskClient, **rules: str) -> str:
