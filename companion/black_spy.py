@@ -110,12 +110,12 @@ def record_deal(game_id: str) -> Response:
     submission = form.get("submission", "")[:64] or None
     if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
         return _after_write(game, ALREADY_RECORDED)
+    posted_number = form.get("number", "")
+    if posted_number and posted_number != str(len(state.deals) + 1):
+        return _changed_elsewhere(game, state, mode, form, _deal_number(posted_number))
     if state.finished:
         message = N_("The game is over: no more deals. Undo the last deal to reopen it.")
         return render_game(game, state, mode=mode, message=message, status=409)
-    posted_number = form.get("number", "")
-    if posted_number and state.next is not None and posted_number != str(state.next.number):
-        return _recorded_elsewhere(game, state, mode)
     try:
         entry = entry_from_form(state.setup, form, mode)
         new_state = bs.record(state.setup, game.entries(), entry)
@@ -123,7 +123,8 @@ def record_deal(game_id: str) -> Response:
         return render_game(game, state, mode=mode, values=form, ask_shoot=question.candidates)
     except RulesError as error:
         return render_game(game, state, mode=mode, values=form, errors=error.errors, status=422)
-    deal = Deal(number=len(game.deals) + 1, submission_id=submission)
+    meant = len(game.deals) + 1
+    deal = Deal(number=meant, submission_id=submission)
     deal.set_entry(entry)
     game.deals.append(deal)
     game.touch()
@@ -131,18 +132,39 @@ def record_deal(game_id: str) -> Response:
         game = load(game_id)
         if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
             return _after_write(game, ALREADY_RECORDED)
-        return _recorded_elsewhere(game, game.state(), mode)
+        return _changed_elsewhere(game, game.state(), mode, form, meant)
     return _after_write(game, _deal_message(new_state), mode)
 
 
-def _recorded_elsewhere(game: Game, state: bs.GameState, mode: str) -> Response:
-    last = state.deals[-1].number if state.deals else 0
-    message = N_(
-        "Deal %(number)s was just recorded from another phone; here it is. "
-        "Nothing you typed was saved: check the scores below before entering the next deal.",
-        number=last,
-    )
-    return render_game(game, state, mode=mode, message=message, status=409)
+def _deal_number(text: str) -> int | None:
+    return int(text) if text.isdecimal() and len(text) <= 6 else None
+
+
+def _changed_elsewhere(game: Game, state: bs.GameState, mode: str, form: Mapping[str, str], meant: int | None) -> Response:
+    """Another phone wrote this game first: say what it did, and keep what this phone typed."""
+    if meant is not None and len(state.deals) >= meant:
+        if state.finished:
+            message = N_(
+                "Deal %(number)s was just recorded from another phone, and the game is over; yours was not recorded.",
+                number=meant,
+            )
+            return render_game(game, state, mode=mode, message=message, status=409)
+        message = N_(
+            "Deal %(number)s was just recorded from another phone, so yours was not. Your numbers are kept "
+            "below: record them as deal %(next)s if they are a new deal, or discard them.",
+            number=meant,
+            next=state.next.number,
+        )
+    elif state.finished:
+        message = N_("Another phone changed this game just now and it is over; nothing you typed was recorded.")
+        return render_game(game, state, mode=mode, message=message, status=409)
+    else:
+        message = N_(
+            "Another phone changed this game just now (a deal edited or undone), so nothing was recorded. "
+            "Your numbers are kept below: check them against the scores and record them as deal %(next)s, or discard them.",
+            next=state.next.number,
+        )
+    return render_game(game, state, mode=mode, message=message, status=409, values=form, kept=True)
 
 
 def _deal_message(state: bs.GameState) -> str:
@@ -313,7 +335,7 @@ def entry_from_form(setup: bs.Setup, form: Mapping[str, str], mode: str) -> bs.D
                 rest = int(rest_text)
             except ValueError:
                 raise RulesError.about("rest", N_("Pick who gets the rest.")) from None
-        cards = bs.parse_cards(players, form, rest)
+        cards = bs.parse_cards(players, form, rest, rules=setup.rules)
         return bs.CardsEntry(cards)
     raw = bs.parse_points(setup.rules, players, [form.get(f"points-{seat}") for seat in range(len(players))])
     answer = form.get("shoot")
@@ -362,7 +384,10 @@ def deal_form_context(
     values: Mapping[str, str] | None = None,
     errors: Mapping[str, str] | None = None,
     ask_shoot: tuple[int, ...] = (),
+    kept: bool = False,
+    totals: tuple[int, ...] = (),
 ) -> dict[str, Any]:
+    rules = state.setup.rules
     return {
         "mode": mode,
         "action": action,
@@ -370,9 +395,20 @@ def deal_form_context(
         "errors": errors or {},
         "ask_shoot": ask_shoot,
         "default_rest": default_rest,
-        "rules": state.setup.rules,
+        "rules": rules,
         "high_blacks": bs.HIGH_BLACKS,
-        "card_counts": bs.CARD_COUNTS,
+        "card_counts": rules.card_counts,
+        # the messages a change of who gets the rest makes out of date
+        "rest_clears": " ".join([f"{key}-total" for key, _, _ in rules.card_counts] + [f"high-{card}" for card in bs.HIGH_BLACKS]),
+        # the page counts a deal's points as the cards are typed, from the rules' values
+        "card_values": {
+            "counts": dict(rules.card_values),
+            "high": {str(card): points for card, points in rules.high_black_points.items()},
+            "black": [key for key in bs.BLACK_COUNTS if key in rules.card_values],
+        },
+        # numbers another phone beat this one to are kept on screen, with a way to drop them
+        "kept": kept,
+        "totals": totals,
         "submission": uuid.uuid4().hex,
     }
 
@@ -396,6 +432,7 @@ def render_game(
             mode,
             action=url_for("black_spy.record_deal", game_id=game.id),
             default_rest=state.next.dealer if state.next else None,
+            totals=state.totals if state.deals else (),
             **form,
         ),
     }
