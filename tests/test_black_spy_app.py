@@ -446,6 +446,23 @@ def test_a_shoot_typed_as_final_scores_is_told_how_a_shoot_is_entered_and_nothin
     assert snapshot(app) == before
 
 
+@pytest.mark.parametrize("digits", [26, 40, 400])
+def test_deal_points_of_very_many_digits_are_refused_in_words_and_change_nothing(client: FlaskClient, app: Flask, digits: int) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    before = snapshot(app)
+    response = post_points(client, game_id, ["1" * digits, 15, 25, 0])
+    assert response.status_code == 422
+    assert "too long to be a deal&#39;s points" in response.get_data(as_text=True)
+    response = client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "-" + "9" * digits, "points-1": "15", "points-2": "25", "points-3": "0"},
+    )
+    assert response.status_code == 422
+    assert "too long to be a deal&#39;s points" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
 def test_an_edit_that_reopens_a_finished_game_says_it_is_open_again(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client, end_value="50")
     post_points(client, game_id, [20, 15, 25, 0])
@@ -611,3 +628,12 @@ def test_the_points_form_shows_each_players_total_beside_their_box(client: Flask
     html = page(client, game_id)
     assert re.search(r'<label for="points-0">Ana</label><span class="meta so-far">20 so far</span>', html)
     assert re.search(r'<label for="points-3">Dee</label><span class="meta so-far">0 so far</span>', html)
+
+
+def test_the_deal_form_sits_in_the_deals_card_right_under_whose_deal_and_the_pass(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    html = page(client, game_id)
+    card = re.search(r'<section class="card next-deal deal-card".*?</section>', html, re.S).group(0)
+    assert card.index("Deal 2:") < card.index("Pass 3 cards right") < card.index('<form method="post"') < card.index('id="points-0"')
+    assert html.index('id="points-0"') < html.index("Standings") < html.index("Standard rules")
