@@ -19,15 +19,18 @@ from companion.rules.black_spy import (
     Cards,
     CardsEntry,
     GameOverError,
+    GameState,
     PointsEntry,
     Setup,
     check_cards,
+    check_points,
     deal_info,
     edit,
     new_setup,
     parse_cards,
     parse_points,
     record,
+    rematch,
     replay,
     rule_set,
     score_deal,
@@ -856,8 +859,6 @@ def test_a_number_too_long_for_any_score_is_refused_without_being_read(text):
 
 
 def test_a_score_with_too_many_digits_is_refused_by_check_points_too():
-    from companion.rules.black_spy import check_points
-
     with pytest.raises(RulesError) as caught:
         check_points(STANDARD, players(3), [10**30, 0, 0])
     assert "too long" in caught.value.errors["points-0"]
@@ -898,22 +899,18 @@ def test_classic_cards_counted_with_coloured_spies_before_still_replay():
     check_cards(CLASSIC, players(3), cards)
 
 
-def finished_game(first_dealer: int = 3) -> "GameState":
+def finished_game(first_dealer: int = 3) -> GameState:
     setup = Setup(rule_set("standard", end_value=50), players(4), first_dealer)
     return replay(setup, [PointsEntry((60, 0, 0, 0))])
 
 
 def test_a_rematch_by_default_is_dealt_first_by_the_player_after_the_last_first_dealer():
-    from companion.rules.black_spy import rematch
-
     again = rematch(finished_game(first_dealer=3))
     assert again.players == players(4) and again.first_dealer == 0
     assert again.rules.end_value(4) == 50
 
 
 def test_a_rematch_can_be_dealt_first_by_anyone_or_drawn():
-    from companion.rules.black_spy import rematch
-
     assert rematch(finished_game(), "2").first_dealer == 2
     drawn = {rematch(finished_game(), "draw", random.Random(seed)).first_dealer for seed in range(40)}
     assert drawn == {0, 1, 2, 3}
@@ -921,16 +918,12 @@ def test_a_rematch_can_be_dealt_first_by_anyone_or_drawn():
 
 @pytest.mark.parametrize("pick", ["4", "-1", "Ana", "1" * 30])
 def test_a_rematch_first_dealer_who_is_not_at_the_table_is_refused(pick):
-    from companion.rules.black_spy import rematch
-
     with pytest.raises(RulesError) as caught:
         rematch(finished_game(), pick)
     assert "first_dealer" in caught.value.errors
 
 
 def test_a_game_still_being_played_cannot_be_rematched():
-    from companion.rules.black_spy import rematch
-
     setup = Setup(STANDARD, players(4), 0)
     with pytest.raises(RulesError) as caught:
         rematch(replay(setup, [PointsEntry((20, 15, 25, 0))]))
