@@ -533,7 +533,7 @@ def test_a_rematch_first_dealer_not_at_the_table_is_refused_and_nothing_is_made(
     before = snapshot(app)
     response = client.post(f"/black-spy/{game_id}/rematch", data={"first_dealer": "7"})
     assert response.status_code == 422
-    assert "The first dealer must be one of the players." in response.get_data(as_text=True)
+    assert "The first dealer must be one of the named players." in response.get_data(as_text=True)
     assert snapshot(app) == before
 
 

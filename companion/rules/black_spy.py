@@ -894,7 +894,7 @@ def rematch(state: GameState, first_dealer: str | None = None, rng: random.Rando
         return replace(setup, first_dealer=draw_first_dealer(setup.size, rng))
     seat = int(text) if text.isdecimal() and len(text) <= 2 else -1
     if not 0 <= seat < setup.size:
-        raise RulesError.about("first_dealer", N_("The first dealer must be one of the players."))
+        raise RulesError.about("first_dealer", N_("The first dealer must be one of the named players."))
     return replace(setup, first_dealer=seat)
 
 
