@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
 from collections.abc import Mapping
 from typing import Any
 
@@ -112,12 +111,12 @@ def record_deal(game_id: str) -> Response:
     submission = form.get("submission", "")[:64] or None
     if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
         return _after_write(game, ALREADY_RECORDED)
+    posted_number = form.get("number", "")
+    if posted_number and posted_number != str(len(state.deals) + 1):
+        return _changed_elsewhere(game, state, mode, form, _deal_number(posted_number))
     if state.finished:
         message = N_("The game is over: no more deals. Undo the last deal to reopen it.")
         return render_game(game, state, mode=mode, message=message, status=409)
-    posted_number = form.get("number", "")
-    if posted_number and state.next is not None and posted_number != str(state.next.number):
-        return _recorded_elsewhere(game, state, mode)
     try:
         entry = entry_from_form(state.setup, form, mode)
         new_state = bs.record(state.setup, game.entries(), entry)
@@ -125,7 +124,8 @@ def record_deal(game_id: str) -> Response:
         return render_game(game, state, mode=mode, values=form, ask_shoot=question.candidates)
     except RulesError as error:
         return render_game(game, state, mode=mode, values=form, errors=error.errors, status=422)
-    deal = Deal(number=len(game.deals) + 1, submission_id=submission)
+    meant = len(game.deals) + 1
+    deal = Deal(number=meant, submission_id=submission)
     deal.set_entry(entry)
     game.deals.append(deal)
     game.touch()
@@ -133,18 +133,39 @@ def record_deal(game_id: str) -> Response:
         game = load(game_id)
         if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
             return _after_write(game, ALREADY_RECORDED)
-        return _recorded_elsewhere(game, game.state(), mode)
+        return _changed_elsewhere(game, game.state(), mode, form, meant)
     return _after_write(game, _deal_message(new_state), mode)
 
 
-def _recorded_elsewhere(game: Game, state: bs.GameState, mode: str) -> Response:
-    last = state.deals[-1].number if state.deals else 0
-    message = N_(
-        "Deal %(number)s was just recorded from another phone; here it is. "
-        "Nothing you typed was saved: check the scores below before entering the next deal.",
-        number=last,
-    )
-    return render_game(game, state, mode=mode, message=message, status=409)
+def _deal_number(text: str) -> int | None:
+    return int(text) if text.isdecimal() and len(text) <= 6 else None
+
+
+def _changed_elsewhere(game: Game, state: bs.GameState, mode: str, form: Mapping[str, str], meant: int | None) -> Response:
+    """Another phone wrote this game first: say what it did, and keep what this phone typed."""
+    if meant is not None and len(state.deals) >= meant:
+        if state.finished:
+            message = N_(
+                "Deal %(number)s was just recorded from another phone, and the game is over; yours was not recorded.",
+                number=meant,
+            )
+            return render_game(game, state, mode=mode, message=message, status=409)
+        message = N_(
+            "Deal %(number)s was just recorded from another phone, so yours was not. Your numbers are kept "
+            "below: record them as deal %(next)s if they are a new deal, or discard them.",
+            number=meant,
+            next=state.next.number,
+        )
+    elif state.finished:
+        message = N_("Another phone changed this game just now and it is over; nothing you typed was recorded.")
+        return render_game(game, state, mode=mode, message=message, status=409)
+    else:
+        message = N_(
+            "Another phone changed this game just now (a deal edited or undone), so nothing was recorded. "
+            "Your numbers are kept below: check them against the scores and record them as deal %(next)s, or discard them.",
+            next=state.next.number,
+        )
+    return render_game(game, state, mode=mode, message=message, status=409, values=form, kept=True)
 
 
 def _deal_message(state: bs.GameState) -> str:
@@ -205,7 +226,7 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         return _edit_page(game, state, deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     try:
         entry = entry_from_form(state.setup, form, mode)
-        bs.edit(state.setup, game.entries(), number - 1, entry)
+        after = bs.edit(state.setup, game.entries(), number - 1, entry)
     except ShootQuestion as question:
         return _edit_page(game, state, deal, mode, values=form, ask_shoot=question.candidates)
     except RulesError as error:
@@ -217,6 +238,15 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         deal = game.deals[number - 1]
         return _edit_page(game, game.state(), deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     flash(say(N_("Deal %(number)s changed; every total after it follows.", number=number)))
+    if state.finished and not after.finished:
+        reopened = N_(
+            "The game is open again: no total reaches %(end)s now, so deal %(next)s is to play.",
+            end=after.end_value,
+            next=after.next.number,
+        )
+        flash(say(reopened))
+    elif after.finished and not state.finished:
+        flash(say(N_("The game is over.")))
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
 
 
@@ -256,17 +286,21 @@ def export_csv(game_id: str) -> Response:
 
 @bp.post("/<game_id>/rematch")
 def rematch(game_id: str) -> Response:
-    """Start a new game: same players, seats and rules; the next player deals first.
+    """Start a new game: same players, seats and rules; the table picks who deals first.
 
     Once only: a second tap, or a second phone, is sent to the rematch already made.
     """
     game = load(game_id)
     if game.rematch_id is not None:
         return _to_rematch(game.rematch_id)
-    setup = game.setup()
+    state = game.state()
+    pick = request.form.get("first_dealer")
+    try:
+        setup = bs.rematch(state, pick)
+    except RulesError as error:
+        return render_game(game, state, message=error.message, status=409 if "rematch" in error.errors else 422)
     again = new_black_spy_game(
-        replace(setup, first_dealer=bs.rematch_first_dealer(setup)),
-        HouseRules(game.preset or bs.Preset.STANDARD.value, game.end_value, game.shoot_rule, game.first_lead),
+        setup, HouseRules(game.preset or bs.Preset.STANDARD.value, game.end_value, game.shoot_rule, game.first_lead)
     )
     again.touch()
     db.session.add(again)
@@ -275,7 +309,11 @@ def rematch(game_id: str) -> Response:
     game.rematch_id = again.id
     if not commit_or_conflict():
         return _to_rematch(load(game_id).rematch_id)
-    flash(say(N_("Rematch! %(name)s deals first.", name=setup.players[again.first_seat])))
+    first = setup.players[setup.first_dealer]
+    if pick == bs.DRAW:
+        flash(say(N_("The draw is made: %(name)s deals first.", name=first)))
+    else:
+        flash(say(N_("Rematch! %(name)s deals first.", name=first)))
     return redirect(url_for("black_spy.show", game_id=again.id), code=303)
 
 
@@ -298,7 +336,7 @@ def entry_from_form(setup: bs.Setup, form: Mapping[str, str], mode: str) -> bs.D
                 rest = int(rest_text)
             except ValueError:
                 raise RulesError.about("rest", N_("Pick who gets the rest.")) from None
-        cards = bs.parse_cards(players, form, rest)
+        cards = bs.parse_cards(players, form, rest, rules=setup.rules)
         return bs.CardsEntry(cards)
     raw = bs.parse_points(setup.rules, players, [form.get(f"points-{seat}") for seat in range(len(players))])
     answer = form.get("shoot")
@@ -347,7 +385,10 @@ def deal_form_context(
     values: Mapping[str, str] | None = None,
     errors: Mapping[str, str] | None = None,
     ask_shoot: tuple[int, ...] = (),
+    kept: bool = False,
+    totals: tuple[int, ...] = (),
 ) -> dict[str, Any]:
+    rules = state.setup.rules
     return {
         "mode": mode,
         "action": action,
@@ -355,9 +396,20 @@ def deal_form_context(
         "errors": errors or {},
         "ask_shoot": ask_shoot,
         "default_rest": default_rest,
-        "rules": state.setup.rules,
+        "rules": rules,
         "high_blacks": bs.HIGH_BLACKS,
-        "card_counts": bs.CARD_COUNTS,
+        "card_counts": rules.card_counts,
+        # the messages a change of who gets the rest makes out of date
+        "rest_clears": " ".join([f"{key}-total" for key, _, _ in rules.card_counts] + [f"high-{card}" for card in bs.HIGH_BLACKS]),
+        # the page counts a deal's points as the cards are typed, from the rules' values
+        "card_values": {
+            "counts": dict(rules.card_values),
+            "high": {str(card): points for card, points in rules.high_black_points.items()},
+            "black": [key for key in bs.BLACK_COUNTS if key in rules.card_values],
+        },
+        # numbers another phone beat this one to are kept on screen, with a way to drop them
+        "kept": kept,
+        "totals": totals,
         "submission": uuid.uuid4().hex,
     }
 
@@ -381,6 +433,7 @@ def render_game(
             mode,
             action=url_for("black_spy.record_deal", game_id=game.id),
             default_rest=state.next.dealer if state.next else None,
+            totals=state.totals if state.deals else (),
             **form,
         ),
     }

@@ -7,6 +7,7 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
 
 from tests.helpers import game_state, make_app, post_points, snapshot, start_game
 
@@ -392,3 +393,247 @@ def test_pages_are_compressed_and_static_files_cached_for_a_year_under_a_version
     response = client.get(css)
     assert response.status_code == 200
     assert response.cache_control.max_age == 365 * 24 * 3600
+
+
+# --- what a new scorer tripped over at the table (issue 15) and a prober found (issue 14) ----
+
+
+def test_the_classic_rules_offer_no_minus_key_as_no_classic_score_is_negative(client: FlaskClient) -> None:
+    standard = page(client, start_game(client))
+    classic = page(client, start_game(client, preset="classic"))
+    assert "Switch the sign of Ana's points" in standard
+    assert "Switch the sign" not in classic and 'class="sign"' not in classic
+
+
+def test_the_classic_cards_form_asks_for_no_coloured_spies_and_records_without_them(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, preset="classic")
+    html = client.get(f"/black-spy/{game_id}?mode=cards").get_data(as_text=True)
+    form = re.search(r'<form method="post" action="/black-spy/[^"]*/deals".*?</form>', html, re.S).group(0)
+    assert 'name="black_spies-0"' in form and 'name="low_blacks-0"' in form
+    assert "coloured_spies" not in form and "coloured Spies" not in form
+    form = {"mode": "cards", "rest": "3", "black_spies-0": "2", "low_blacks-0": "1", "black_spies-1": "3", "high-8": "0", "high-9": "1"}
+    response = client.post(f"/black-spy/{game_id}/deals", data=form)
+    assert response.status_code == 303
+    # 2x10 + 1 + 2, 3x10 + 3, nothing, and the rest: 10 + 5x1 + 4 + 5
+    assert game_state(app, game_id).totals == (23, 33, 0, 24)
+
+
+def test_the_cards_form_carries_the_rule_sets_card_values_for_the_running_points(client: FlaskClient) -> None:
+    import html as markup
+    import json
+
+    found = re.search(r"data-card-values='([^']*)'", client.get(f"/black-spy/{start_game(client)}?mode=cards").get_data(as_text=True))
+    assert found
+    values = json.loads(markup.unescape(found.group(1)))
+    assert values == {
+        "counts": {"black_spies": 10, "low_blacks": 1, "coloured_spies": -5},
+        "high": {"8": 2, "9": 3, "10": 4, "11": 5},
+        "black": ["black_spies", "low_blacks"],
+    }
+    classic = client.get(f"/black-spy/{start_game(client, preset='classic')}?mode=cards").get_data(as_text=True)
+    values = json.loads(markup.unescape(re.search(r"data-card-values='([^']*)'", classic).group(1)))
+    assert values["counts"] == {"black_spies": 10, "low_blacks": 1}
+
+
+def test_a_shoot_typed_as_final_scores_is_told_how_a_shoot_is_entered_and_nothing_is_saved(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    before = snapshot(app)
+    response = post_points(client, game_id, [0, 60, 60, 60])
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "These look like a shoot&#39;s final scores: Ana 0, everyone else 60." in html
+    assert "Ana between 60 and 80" in html
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("digits", [26, 40, 400])
+def test_deal_points_of_very_many_digits_are_refused_in_words_and_change_nothing(client: FlaskClient, app: Flask, digits: int) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    before = snapshot(app)
+    response = post_points(client, game_id, ["1" * digits, 15, 25, 0])
+    assert response.status_code == 422
+    assert "too long to be a deal&#39;s points" in response.get_data(as_text=True)
+    response = client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "-" + "9" * digits, "points-1": "15", "points-2": "25", "points-3": "0"},
+    )
+    assert response.status_code == 422
+    assert "too long to be a deal&#39;s points" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_an_edit_that_reopens_a_finished_game_says_it_is_open_again(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [40, 15, 5, 0])
+    assert game_state(app, game_id).finished
+    response = client.post(
+        f"/black-spy/{game_id}/deals/2/edit",
+        data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "5", "points-3": "40"},
+    )
+    assert response.status_code == 303
+    assert not game_state(app, game_id).finished
+    html = page(client, game_id)
+    assert "Deal 2 changed; every total after it follows." in html
+    assert "The game is open again: no total reaches 50 now, so deal 3 is to play." in html
+    assert "Record deal 3" in html
+
+
+def test_an_edit_that_ends_the_game_on_its_last_deal_says_so(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [20, 15, 25, 0])
+    response = client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "55", "points-1": "5", "points-2": "0", "points-3": "0", "shoot": "none"},
+    )
+    assert response.status_code == 303
+    html = page(client, game_id)
+    assert "Deal 1 changed" in html and "The game is over." in html and "Game over" in html
+
+
+def finish(client: FlaskClient, **rules: str) -> str:
+    game_id = start_game(client, end_value="50", shoot_rule="off", **rules)
+    assert post_points(client, game_id, [60, 0, 0, 0]).status_code == 303
+    return game_id
+
+
+def rematch_of(client: FlaskClient, app: Flask, game_id: str, **form: str):
+    from companion.extensions import db
+    from companion.models import Game
+
+    response = client.post(f"/black-spy/{game_id}/rematch", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    new = response.location.rsplit("/", 1)[1]
+    with app.app_context():
+        return new, db.session.get(Game, new).first_seat
+
+
+def test_a_finished_game_offers_a_rematch_with_the_default_first_dealer_named_or_a_draw(client: FlaskClient) -> None:
+    html = page(client, finish(client, first_dealer="3"))
+    assert '<select id="rematch-first-dealer" name="first_dealer">' in html
+    assert re.search(r'<option value="" selected>Ana, next after Dee</option>', html)
+    assert '<option value="1">Ben</option>' in html and '<option value="3">Dee</option>' in html
+    assert '<option value="draw">Draw for me' in html
+
+
+def test_a_rematch_is_dealt_first_by_whoever_the_table_picks(client: FlaskClient, app: Flask) -> None:
+    new, seat = rematch_of(client, app, finish(client), first_dealer="2")
+    assert seat == 2
+    assert "Rematch! Cy deals first." in page(client, new)
+
+
+def test_a_rematch_can_draw_for_the_first_deal_and_says_who_won_it(client: FlaskClient, app: Flask) -> None:
+    new, seat = rematch_of(client, app, finish(client), first_dealer="draw")
+    assert f"The draw is made: {('Ana', 'Ben', 'Cy', 'Dee')[seat]} deals first." in page(client, new)
+
+
+def test_a_rematch_first_dealer_not_at_the_table_is_refused_and_nothing_is_made(client: FlaskClient, app: Flask) -> None:
+    game_id = finish(client)
+    before = snapshot(app)
+    response = client.post(f"/black-spy/{game_id}/rematch", data={"first_dealer": "7"})
+    assert response.status_code == 422
+    assert "The first dealer must be one of the named players." in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_a_crafted_rematch_of_a_game_still_being_played_is_refused_and_nothing_is_made(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    before = snapshot(app)
+    response = client.post(f"/black-spy/{game_id}/rematch")
+    assert response.status_code == 409
+    assert "The game is not over yet" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_numbers_beaten_by_another_phones_deal_stay_on_screen_to_record_as_the_next_deal_or_discard(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0], number="1")
+    before = snapshot(app)
+    response = post_points(client, game_id, [10, 11, 12, 27], number="1", htmx=True)
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert "Deal 1 was just recorded from another phone, so yours was not." in html
+    assert "record them as deal 2 if they are a new deal, or discard them" in html
+    for seat, points in enumerate((10, 11, 12, 27)):
+        assert re.search(rf'id="points-{seat}"[^>]*value="{points}"', html)
+    assert "Record deal 2" in html and 'name="number" value="2"' in html
+    assert re.search(rf'<a class="button discard" href="/black-spy/{game_id}\?mode=points"', html)
+    assert snapshot(app) == before
+    # recorded as the next deal, they count once
+    assert post_points(client, game_id, [10, 11, 12, 27], number="2").status_code == 303
+    assert game_state(app, game_id).totals == (30, 26, 37, 27)
+
+
+def test_counted_cards_beaten_by_another_phone_are_kept_too(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0], number="1")
+    response = post_cards(client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1}, rest=3, number="1")
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert re.search(r'id="low_blacks-0"[^>]*value="3"', html)
+    assert re.search(r'name="high-9" value="1" checked', html)
+    assert re.search(r'name="rest" value="3"[^>]* checked', html)
+
+
+def test_a_deal_that_loses_to_another_phones_edit_says_the_game_changed_not_that_an_old_deal_was_recorded(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import companion.black_spy as views
+    from companion.extensions import db
+    from companion.models import Deal, Game
+
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    commit = views.commit_or_conflict
+
+    def another_phone_edits_first() -> bool:
+        # the other phone's edit of deal 1 commits between this phone's read and its write
+        db.session.rollback()
+        game = db.session.get(Game, game_id)
+        game.deals[0].raw = [25, 15, 20, 0]
+        game.touch()
+        assert commit()
+        return False
+
+    monkeypatch.setattr(views, "commit_or_conflict", another_phone_edits_first)
+    response = post_points(client, game_id, [10, 11, 12, 27], number="2")
+    monkeypatch.setattr(views, "commit_or_conflict", commit)
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert "was just recorded from another phone" not in html
+    assert "Another phone changed this game just now (a deal edited or undone), so nothing was recorded." in html
+    assert re.search(r'id="points-3"[^>]*value="27"', html)
+    state = game_state(app, game_id)
+    assert len(state.deals) == 1 and state.totals == (25, 15, 20, 0)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Deal)) == 1
+
+
+def test_a_deal_sent_after_another_phone_undid_one_says_the_game_changed(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0], number="1")
+    client.post(f"/black-spy/{game_id}/undo", data={"number": "1"})
+    response = post_points(client, game_id, [10, 11, 12, 27], number="2")
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert "Another phone changed this game just now" in html and "record them as deal 1" in html
+
+
+def test_the_points_form_shows_each_players_total_beside_their_box(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    assert "so far" not in page(client, game_id)
+    post_points(client, game_id, [20, 15, 25, 0])
+    html = page(client, game_id)
+    assert re.search(r'<label for="points-0">Ana</label><span class="meta so-far">20 so far</span>', html)
+    assert re.search(r'<label for="points-3">Dee</label><span class="meta so-far">0 so far</span>', html)
+
+
+def test_the_deal_form_sits_in_the_deals_card_right_under_whose_deal_and_the_pass(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    html = page(client, game_id)
+    card = re.search(r'<section class="card next-deal deal-card".*?</section>', html, re.S).group(0)
+    assert card.index("Deal 2:") < card.index("Pass 3 cards right") < card.index('<form method="post"') < card.index('id="points-0"')
+    assert html.index('id="points-0"') < html.index("Standings") < html.index("Standard rules")

@@ -19,15 +19,18 @@ from companion.rules.black_spy import (
     Cards,
     CardsEntry,
     GameOverError,
+    GameState,
     PointsEntry,
     Setup,
     check_cards,
+    check_points,
     deal_info,
     edit,
     new_setup,
     parse_cards,
     parse_points,
     record,
+    rematch,
     replay,
     rule_set,
     score_deal,
@@ -815,3 +818,113 @@ def test_any_deal_of_the_sixty_cards_scores_by_the_rulebook(deal):
             assert shooter in shoot_candidates(rules, expected_raw)
         if not shoots:
             assert shoot_candidates(rules, expected_raw) == ()
+
+
+# --- 9. what the deal form asks, and what it answers ------------------------------------------
+
+
+def test_a_shoot_typed_as_the_final_scores_is_refused_with_how_a_shoot_is_entered():
+    with pytest.raises(RulesError) as caught:
+        parse_points(STANDARD, players(4), ["0", "60", "60", "60"])
+    message = caught.value.errors["total"]
+    assert "final scores" in message
+    # the shooter's own count runs from all the blacks less the four coloured Spies to all of them
+    assert "Ana" in message and "between 60 and 80" in message and "-5 for each coloured Spy they took, 0 if none" in message
+    assert "asked whether Ana took all 16 black cards" in message
+
+
+def test_a_shoot_typed_as_final_scores_follows_the_rule_sets_numbers():
+    rules = rule_set("classic", shoot_rule=True)
+    with pytest.raises(RulesError) as caught:
+        parse_points(rules, players(3), ["80", "0", "80"])
+    message = caught.value.errors["total"]
+    assert "Ben 0, everyone else 80" in message and "Ben's 80" in message
+
+
+def test_final_scores_are_no_shoot_where_the_shoot_rule_is_off():
+    with pytest.raises(RulesError) as caught:
+        parse_points(CLASSIC, players(3), ["0", "80", "80"])
+    assert "final scores" not in caught.value.errors["total"]
+    assert "add up to 160, not 80" in caught.value.errors["total"]
+
+
+@pytest.mark.parametrize("text", ["1" * 26, "-" + "9" * 26, "1" * 400, "0" * 30 + "5"])
+def test_a_number_too_long_for_any_score_is_refused_without_being_read(text):
+    with pytest.raises(RulesError) as caught:
+        parse_points(STANDARD, players(3), [text, "30", "30"])
+    message = caught.value.errors["points-0"]
+    assert "too long" in message and "between -20 and 80" in message
+    # the message never prints the number, which no formatter need then handle
+    assert "1111" not in message and "9999" not in message
+
+
+def test_a_score_with_too_many_digits_is_refused_by_check_points_too():
+    with pytest.raises(RulesError) as caught:
+        check_points(STANDARD, players(3), [10**30, 0, 0])
+    assert "too long" in caught.value.errors["points-0"]
+
+
+def test_only_standard_scores_can_be_negative():
+    assert STANDARD.negative_scores
+    assert not CLASSIC.negative_scores
+    assert not rule_set("classic", shoot_rule=True, end_value=300).negative_scores
+
+
+def test_the_classic_rules_count_no_coloured_spies_and_the_standard_rules_do():
+    assert [key for key, _, _ in STANDARD.card_counts] == ["black_spies", "low_blacks", "coloured_spies"]
+    assert [key for key, _, _ in CLASSIC.card_counts] == ["black_spies", "low_blacks"]
+    assert STANDARD.card_values == {"black_spies": 10, "low_blacks": 1, "coloured_spies": -5}
+    assert CLASSIC.card_values == {"black_spies": 10, "low_blacks": 1}
+
+
+def test_a_classic_deal_by_cards_needs_no_coloured_spies():
+    form = {"black_spies-0": "2", "low_blacks-0": "1", "black_spies-1": "3", "high-8": "0", "high-9": "1"}
+    cards = parse_cards(players(3), form, rest=2, rules=CLASSIC)
+    assert [taken.coloured_spies for taken in cards] == [0, 0, 0]
+    score = score_deal(CLASSIC, players(3), CardsEntry(cards))
+    # 2x10 + 1 + 2, 3x10 + 3, 10 + 5x1 + 4 + 5
+    assert score.raw == (23, 33, 24)
+    assert sum(score.raw) == CLASSIC_DEAL_TOTAL
+
+
+def test_a_classic_deal_by_cards_ignores_coloured_spies_sent_anyway():
+    form = {"black_spies-0": "6", "low_blacks-0": "6", "coloured_spies-0": "3", "high-8": "0", "high-9": "0", "high-10": "0", "high-11": "0"}
+    cards = parse_cards(players(3), form, rest=None, rules=CLASSIC)
+    assert cards[0].coloured_spies == 0
+    check_cards(CLASSIC, players(3), cards)
+
+
+def test_classic_cards_counted_with_coloured_spies_before_still_replay():
+    cards = (Cards(coloured_spies=4), all_blacks(), Cards())
+    check_cards(CLASSIC, players(3), cards)
+
+
+def finished_game(first_dealer: int = 3) -> GameState:
+    setup = Setup(rule_set("standard", end_value=50), players(4), first_dealer)
+    return replay(setup, [PointsEntry((60, 0, 0, 0))])
+
+
+def test_a_rematch_by_default_is_dealt_first_by_the_player_after_the_last_first_dealer():
+    again = rematch(finished_game(first_dealer=3))
+    assert again.players == players(4) and again.first_dealer == 0
+    assert again.rules.end_value(4) == 50
+
+
+def test_a_rematch_can_be_dealt_first_by_anyone_or_drawn():
+    assert rematch(finished_game(), "2").first_dealer == 2
+    drawn = {rematch(finished_game(), "draw", random.Random(seed)).first_dealer for seed in range(40)}
+    assert drawn == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("pick", ["4", "-1", "Ana", "1" * 30])
+def test_a_rematch_first_dealer_who_is_not_at_the_table_is_refused(pick):
+    with pytest.raises(RulesError) as caught:
+        rematch(finished_game(), pick)
+    assert "first_dealer" in caught.value.errors
+
+
+def test_a_game_still_being_played_cannot_be_rematched():
+    setup = Setup(STANDARD, players(4), 0)
+    with pytest.raises(RulesError) as caught:
+        rematch(replay(setup, [PointsEntry((20, 15, 25, 0))]))
+    assert "not over" in caught.value.message

@@ -37,6 +37,9 @@ COLOURED_SPIES = 4
 BLACK_CARDS = BLACK_SPIES + LOW_BLACKS + len(HIGH_BLACKS)
 PASSED_CARDS = 3  # each player passes three cards every deal
 SHOOTER_SCORE = 0  # a shooter scores nothing; everyone else scores the deal total
+# more digits than any deal's points could need: such a number is refused unread, so no
+# message has to print it (number formatting gives up past 25 digits)
+MAX_SCORE_DIGITS = 9
 
 
 class Pass(StrEnum):
@@ -113,6 +116,29 @@ class RuleSet:
     @property
     def max_raw(self) -> int:
         return self.black_points + COLOURED_SPIES * max(0, self.coloured_spy_points)
+
+    @property
+    def negative_scores(self) -> bool:
+        """Whether a player can score below zero in a deal (so the form offers a minus)."""
+        return self.min_raw < 0
+
+    @property
+    def card_values(self) -> Mapping[str, int]:
+        """What one card of each kind a by-cards entry counts is worth, by field name.
+
+        A kind worth nothing is not counted, so not asked for (coloured Spies in classic).
+        """
+        worth = {
+            "black_spies": self.black_spy_points,
+            "low_blacks": self.low_black_points,
+            "coloured_spies": self.coloured_spy_points,
+        }
+        return {key: points for key, points in worth.items() if points != 0}
+
+    @property
+    def card_counts(self) -> tuple[tuple[str, int, str], ...]:
+        """The counts a by-cards entry asks for: (field name, most in the deck, label)."""
+        return tuple(count for count in CARD_COUNTS if count[0] in self.card_values)
 
     @property
     def shoot_threshold(self) -> int:
@@ -340,7 +366,7 @@ class Cards:
 
     @property
     def black_cards(self) -> int:
-        return self.black_spies + self.low_blacks + len(self.high_blacks)
+        return sum(getattr(self, key) for key in BLACK_COUNTS) + len(self.high_blacks)
 
     def points(self, rules: RuleSet) -> int:
         return (
@@ -413,7 +439,9 @@ def check_points(rules: RuleSet, players: Sequence[str], raw: Sequence[int]) -> 
         raise RulesError(N_("A deal needs points for all %(num)s players.", num=len(players)))
     errors = {}
     for seat, points in enumerate(raw):
-        if not rules.min_raw <= points <= rules.max_raw:
+        if abs(points) >= 10**MAX_SCORE_DIGITS:
+            errors[f"points-{seat}"] = _too_long(rules, players[seat])
+        elif not rules.min_raw <= points <= rules.max_raw:
             errors[f"points-{seat}"] = N_(
                 "%(name)s: %(points)s is not possible; a deal gives between %(least)s and %(most)s.",
                 name=players[seat],
@@ -425,6 +453,9 @@ def check_points(rules: RuleSet, players: Sequence[str], raw: Sequence[int]) -> 
         raise RulesError.of(errors)
     total = sum(raw)
     if total != rules.deal_total:
+        shooter = _shoot_typed_as_scores(rules, raw)
+        if shooter is not None:
+            raise RulesError.about("total", _how_to_enter_a_shoot(rules, players, shooter))
         raise RulesError.about(
             "total",
             N_(
@@ -433,6 +464,48 @@ def check_points(rules: RuleSet, players: Sequence[str], raw: Sequence[int]) -> 
                 deal_total=rules.deal_total,
             ),
         )
+
+
+def _too_long(rules: RuleSet, name: str) -> str:
+    return N_(
+        "%(name)s: that number is too long to be a deal's points; a deal gives between %(least)s and %(most)s.",
+        name=name,
+        least=rules.min_raw,
+        most=rules.max_raw,
+    )
+
+
+def _shoot_typed_as_scores(rules: RuleSet, raw: Sequence[int]) -> int | None:
+    """The seat whose shoot these are the scores of (0 there, the deal total everywhere else)."""
+    if not rules.shoot_rule or len(raw) < 2:
+        return None
+    for seat in range(len(raw)):
+        if tuple(raw) == _shoot_scores(rules, len(raw), seat):
+            return seat
+    return None
+
+
+def _how_to_enter_a_shoot(rules: RuleSet, players: Sequence[str], shooter: int) -> str:
+    name = players[shooter]
+    common = {"name": name, "total": rules.deal_total, "blacks": BLACK_CARDS}
+    if rules.coloured_spy_points == 0:
+        # all the blacks are all the points: the shooter's count is known exactly
+        return N_(
+            "These look like a shoot's final scores: %(name)s 0, everyone else %(total)s. Type the points "
+            "each player took instead (%(name)s's %(most)s, everyone else's 0) and you will be asked "
+            "whether %(name)s took all %(blacks)s black cards.",
+            most=rules.max_raw,
+            **common,
+        )
+    return N_(
+        "These look like a shoot's final scores: %(name)s 0, everyone else %(total)s. Type the points "
+        "each player took instead (%(name)s between %(least)s and %(most)s, everyone else %(spy)s for each "
+        "coloured Spy they took, 0 if none) and you will be asked whether %(name)s took all %(blacks)s black cards.",
+        least=rules.shoot_threshold,
+        most=rules.max_raw,
+        spy=rules.coloured_spy_points,
+        **common,
+    )
 
 
 def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | None]) -> tuple[int, ...]:
@@ -448,6 +521,9 @@ def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | N
         cleaned = (text or "").strip().replace("\u2212", "-")
         if not cleaned:
             errors[f"points-{seat}"] = N_("Enter %(name)s's points (0 if none).", name=players[seat])
+            continue
+        if len(cleaned.lstrip("+-")) > MAX_SCORE_DIGITS and cleaned.lstrip("+-").isdecimal():
+            errors[f"points-{seat}"] = _too_long(rules, players[seat])
             continue
         try:
             raw.append(int(cleaned))
@@ -530,24 +606,29 @@ CARD_COUNTS = (
     ("low_blacks", LOW_BLACKS, N_("black 1–6")),
     ("coloured_spies", COLOURED_SPIES, N_("coloured Spies")),
 )
+# the counted kinds that are black cards: with every high black, all of them make a shoot
+BLACK_COUNTS = ("black_spies", "low_blacks")
 
 
 def parse_cards(
     players: Sequence[str],
     form: Mapping[str, str],
     rest: int | None,
+    rules: RuleSet = STANDARD,
 ) -> tuple[Cards, ...]:
     """Read a by-cards entry: counts per player and who took each high black.
 
     Fields are ``black_spies-N``, ``low_blacks-N``, ``coloured_spies-N`` (blank is 0)
     and ``high-8`` … ``high-11`` (a seat number). The ``rest`` seat's counts are not
     read: that player gets whatever the others did not take, high blacks included.
+    Only the counts ``rules`` score are read; a kind worth nothing is 0 for everyone.
     """
     errors: dict[str, str] = {}
     counts: list[dict[str, int]] = []
+    asked = rules.card_counts
     for seat, name in enumerate(players):
-        row = {}
-        for key, most, label in CARD_COUNTS:
+        row = {key: 0 for key, _, _ in CARD_COUNTS}
+        for key, most, label in asked:
             if seat == rest:
                 row[key] = 0
                 continue
@@ -585,7 +666,7 @@ def parse_cards(
     if errors:
         raise RulesError.of(errors)
     if rest is not None:
-        for key, most, label in CARD_COUNTS:
+        for key, most, label in asked:
             taken = sum(row[key] for row in counts)
             if taken > most:
                 message = N_("The others took %(taken)s %(cards)s; the deck has only %(most)s.", taken=taken, cards=label, most=most)
@@ -608,6 +689,7 @@ def check_cards(rules: RuleSet, players: Sequence[str], cards: Sequence[Cards]) 
     if len(cards) != len(players):
         raise RulesError(N_("A deal needs cards for all %(num)s players.", num=len(players)))
     errors = {}
+    counted = {key for key, _, _ in rules.card_counts}
     for key, most, label in CARD_COUNTS:
         for seat, taken in enumerate(cards):
             if not 0 <= getattr(taken, key) <= most:
@@ -615,7 +697,9 @@ def check_cards(rules: RuleSet, players: Sequence[str], cards: Sequence[Cards]) 
                     "%(name)s: %(cards)s must be from 0 to %(most)s.", name=players[seat], cards=label, most=most
                 )
         total = sum(getattr(taken, key) for taken in cards)
-        if total != most and f"{key}-total" not in errors:
+        # a kind the rules do not score may be left uncounted (all 0), as the form leaves it
+        allowed = (most,) if key in counted else (0, most)
+        if total not in allowed and f"{key}-total" not in errors:
             errors[f"{key}-total"] = N_(
                 "The deck has %(most)s %(cards)s; these counts add up to %(total)s.", most=most, cards=label, total=total
             )
@@ -807,8 +891,32 @@ def edit(setup: Setup, entries: Sequence[DealEntry], index: int, entry: DealEntr
 
 
 def rematch_first_dealer(setup: Setup) -> int:
-    """Who deals first in a rematch: the player after the last game's first dealer."""
+    """Who deals first in a rematch unless the table says otherwise: the player after
+    the last game's first dealer."""
     return (setup.first_dealer + 1) % setup.size
+
+
+DRAW = "draw"
+
+
+def rematch(state: GameState, first_dealer: str | None = None, rng: random.Random | None = None) -> Setup:
+    """The next game: same players, seats and rules, once this one is over.
+
+    ``first_dealer`` is a seat number as the form sends it, ``"draw"`` for the companion
+    to draw, or blank for :func:`rematch_first_dealer`.
+    """
+    if not state.finished:
+        raise RulesError.about("rematch", N_("The game is not over yet: a rematch starts once it has ended."))
+    setup = state.setup
+    text = (first_dealer or "").strip()
+    if not text:
+        return replace(setup, first_dealer=rematch_first_dealer(setup))
+    if text == DRAW:
+        return replace(setup, first_dealer=draw_first_dealer(setup.size, rng))
+    seat = int(text) if text.isdecimal() and len(text) <= 2 else -1
+    if not 0 <= seat < setup.size:
+        raise RulesError.about("first_dealer", N_("The first dealer must be one of the named players."))
+    return replace(setup, first_dealer=seat)
 
 
 def draw_first_dealer(players: int, rng: random.Random | None = None) -> int:

@@ -1,6 +1,7 @@
 // The companion's small script. Every form works without it; this only makes them
-// quicker: a running sum, a sign button for keypads with no minus, the rest filled in,
-// the screen kept awake, and the service worker registered.
+// quicker: a running sum, a sign button for keypads with no minus, the rest filled in and
+// the points counted, Next moving box to box, the screen kept awake, and the service
+// worker registered. Numbers come from the page, as the rules gave them; no rule is here.
 (function () {
   "use strict";
   document.documentElement.classList.remove("no-js");
@@ -18,31 +19,83 @@
     return parseInt(cleaned, 10);
   }
 
+  function isDealBox(element) {
+    return element instanceof HTMLInputElement && element.type === "text" && element.form !== null && element.form.matches("form.deal-form");
+  }
+
+  // the boxes the table types in, in order: a rest row's counts are filled in here, not typed
+  function boxes(form) {
+    return [...form.querySelectorAll("input[type=text]")].filter((input) => !input.readOnly && !input.disabled && input.getClientRects().length > 0);
+  }
+
+  // the keypad's key says what it does: next box, or record from the last one
+  function markLastBox(form) {
+    const list = boxes(form);
+    list.forEach((input, index) => input.setAttribute("enterkeyhint", index === list.length - 1 ? "done" : "next"));
+  }
+
+  // scroll as little as needs be (or centre, after a swap) so every element shows whole
+  // above the on-screen keyboard, which shrinks the visual viewport, not the layout one
+  function reveal(elements, centre) {
+    const rects = elements.filter(Boolean).map((element) => element.getBoundingClientRect());
+    if (!rects.length) return;
+    const top = Math.min(...rects.map((rect) => rect.top));
+    const bottom = Math.max(...rects.map((rect) => rect.bottom));
+    const view = window.visualViewport;
+    const viewTop = view ? view.offsetTop : 0;
+    const height = view ? view.height : window.innerHeight;
+    const margin = 8;
+    let by = 0;
+    if (bottom - top + 2 * margin > height) by = top - viewTop - margin;
+    else if (top < viewTop + margin || bottom > viewTop + height - margin) {
+      if (centre) by = (top + bottom) / 2 - (viewTop + height / 2);
+      else by = top < viewTop + margin ? top - viewTop - margin : bottom - (viewTop + height) + margin;
+    }
+    if (Math.abs(by) >= 1) window.scrollBy(0, by);
+  }
+
+  function revealBox(input) {
+    const form = input.form;
+    const list = boxes(form);
+    const message = input.getAttribute("aria-describedby") && document.getElementById(input.getAttribute("aria-describedby"));
+    // while the last box is typed, the button that records it is in view too
+    const record = list[list.length - 1] === input ? form.querySelector("button.big:not([hidden])") : null;
+    reveal([input, message, record], false);
+  }
+
   function updateSum(form) {
-    const output = form.querySelector("output[data-sum]");
-    if (!output) return;
+    const line = form.querySelector(".sum");
+    if (!line) return;
+    const inputs = [...form.querySelectorAll(".points-input")];
     let sum = 0;
-    let blanks = 0;
-    form.querySelectorAll(".points-input").forEach((input) => {
+    let unread = 0;
+    const empty = [];
+    inputs.forEach((input) => {
       const value = parsePoints(input.value);
-      if (value === null) blanks += 1; else sum += value;
+      if (value !== null) sum += value;
+      else if (input.value.trim() === "") empty.push(input);
+      else unread += 1;
     });
     const total = parseInt(form.dataset.dealTotal, 10);
-    output.textContent = String(sum);
-    const line = output.closest(".sum");
-    line.classList.toggle("ok", blanks === 0 && sum === total);
-    line.classList.toggle("off", blanks === 0 && sum !== total);
+    const complete = empty.length === 0 && unread === 0;
+    // nothing typed yet: say what there is to enter, not "0 of 60"
+    line.querySelector("[data-sum-empty]").hidden = empty.length < inputs.length;
+    line.querySelector("[data-sum-some]").hidden = empty.length === inputs.length;
+    line.querySelector("output[data-sum]").textContent = String(sum);
+    line.classList.toggle("ok", complete && sum === total);
+    line.classList.toggle("off", complete && sum !== total);
     // one box left empty: offer to give that player what the deal total leaves
     const fill = line.querySelector(".fill-last");
-    const empty = [...form.querySelectorAll(".points-input")].filter((input) => parsePoints(input.value) === null && input.value.trim() === "");
-    if (fill) {
-      fill.hidden = !(blanks === 1 && empty.length === 1);
-      if (!fill.hidden) {
-        fill.dataset.target = empty[0].id;
-        fill.querySelector("[data-last-name]").textContent = form.querySelector(`label[for="${empty[0].id}"]`).textContent;
-        fill.querySelector("[data-last-points]").textContent = String(total - sum);
-        fill.dataset.points = String(total - sum);
-      }
+    const offer = empty.length === 1 && unread === 0;
+    const left = line.querySelector("[data-sum-left]");
+    left.hidden = offer || unread > 0 || empty.length === 0 || empty.length === inputs.length;
+    left.querySelector("output[data-left]").textContent = String(total - sum);
+    fill.hidden = !offer;
+    if (offer) {
+      fill.dataset.target = empty[0].id;
+      fill.querySelector("[data-last-name]").textContent = form.querySelector(`label[for="${empty[0].id}"]`).textContent;
+      fill.querySelector("[data-last-points]").textContent = String(total - sum);
+      fill.dataset.points = String(total - sum);
     }
   }
 
@@ -75,11 +128,62 @@
     });
   }
 
+  // each player's points as the cards are counted: the counts times the values the rules
+  // gave the page; a high black nobody is marked for goes to the player who gets the rest
+  function updateCardPoints(form) {
+    const values = JSON.parse(form.dataset.cardValues || "{}");
+    if (!values.counts) return;
+    const chosen = form.querySelector("input[name=rest]:checked");
+    const rest = chosen && chosen.value !== "none" ? chosen.value : null;
+    const takers = {};
+    form.querySelectorAll("fieldset[data-high]").forEach((fieldset) => {
+      const picked = fieldset.querySelector("input:checked");
+      takers[fieldset.dataset.high] = picked ? picked.value : rest;
+      fieldset.querySelectorAll("label.chip").forEach((chip) => chip.classList.toggle("rest-takes", !picked && chip.dataset.seat === rest));
+    });
+    const blackCards = parseInt(form.dataset.blackCards, 10);
+    let allBlacks = null;
+    form.querySelectorAll("tr[data-seat]").forEach((row) => {
+      const seat = row.dataset.seat;
+      let points = 0;
+      let blacks = 0;
+      let readable = true;
+      row.querySelectorAll("input.count").forEach((input) => {
+        const text = input.value.trim();
+        if (text !== "" && !/^\d+$/.test(text)) { readable = false; return; }
+        const count = text === "" ? 0 : parseInt(text, 10);
+        points += count * values.counts[input.dataset.key];
+        if (values.black.includes(input.dataset.key)) blacks += count;
+      });
+      Object.entries(takers).forEach(([card, taker]) => {
+        if (taker === seat) { points += values.high[card]; blacks += 1; }
+      });
+      form.querySelector(`output[data-points-for="${seat}"]`).textContent = readable ? String(points) : "…";
+      if (readable && blacks === blackCards) allBlacks = seat;
+    });
+    form.querySelectorAll("[data-shoot-note]").forEach((note) => { note.hidden = note.dataset.shootNote !== allBlacks; });
+  }
+
+  // a refused deal's message goes as soon as its box (or a box it is about) changes
+  function clearErrors(control) {
+    const fields = [control.name, ...(control.dataset.clears || "").split(" ")].filter(Boolean);
+    fields.forEach((field) => {
+      const message = document.getElementById(`${field}-error`);
+      if (!message) return;
+      document.querySelectorAll(`[aria-describedby="${field}-error"]`).forEach((element) => {
+        element.removeAttribute("aria-invalid");
+        element.removeAttribute("aria-describedby");
+      });
+      message.remove();
+    });
+  }
+
   function refresh(root) {
     root.querySelectorAll("form.deal-form").forEach((form) => {
       form.querySelectorAll("button.sign").forEach((button) => { button.hidden = false; });
       updateSum(form);
-      if (form.dataset.mode === "cards") updateRest(form);
+      if (form.dataset.mode === "cards") { updateRest(form); updateCardPoints(form); }
+      markLastBox(form);
     });
     const toggle = document.getElementById("wake-lock");
     if (toggle && "wakeLock" in navigator) toggle.closest(".wake-lock").hidden = false;
@@ -107,22 +211,54 @@
     say("install", "serviceWorker" in navigator && "BeforeInstallPromptEvent" in window ? list.dataset.installReady : list.dataset.noInstall);
   }
 
-  document.addEventListener("input", (event) => {
-    const form = event.target.closest("form.deal-form");
+  function changed(event) {
+    const form = event.target.closest && event.target.closest("form.deal-form");
     if (!form) return;
+    clearErrors(event.target);
+    // a shoot question was about the points as they were: changed, it is no longer the way on
+    const question = form.querySelector(".question");
+    if (question && event.target.classList.contains("points-input")) {
+      question.remove();
+      form.querySelectorAll("button.big[hidden]").forEach((button) => { button.hidden = false; });
+    }
     updateSum(form);
-    if (form.dataset.mode === "cards") updateRest(form);
+    if (form.dataset.mode === "cards") { updateRest(form); updateCardPoints(form); markLastBox(form); }
+  }
+  document.addEventListener("input", changed);
+  document.addEventListener("change", changed);
+
+  // the keypad's Next (an Enter) moves on to the next box; only the last box records
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing || !isDealBox(event.target)) return;
+    const form = event.target.form;
+    const list = boxes(form);
+    const at = list.indexOf(event.target);
+    if (at >= 0 && at < list.length - 1) {
+      event.preventDefault();
+      list[at + 1].focus();
+      return;
+    }
+    // the form's first submit button would answer an open shoot question: the table must
+    const question = form.querySelector(".question button");
+    if (question) {
+      event.preventDefault();
+      question.focus();
+    }
   });
-  document.addEventListener("change", (event) => {
-    const form = event.target.closest("form.deal-form");
-    if (form && form.dataset.mode === "cards") updateRest(form);
-  });
+  document.addEventListener("focusin", (event) => { if (isDealBox(event.target)) revealBox(event.target); });
+  // the keyboard opening shrinks the view after the focus: show the box again above it
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener("resize", () => {
+      if (isDealBox(document.activeElement)) revealBox(document.activeElement);
+    });
+  }
   document.addEventListener("click", (event) => {
     const fill = event.target.closest("button.fill-last");
     if (fill) {
       const input = document.getElementById(fill.dataset.target);
       input.value = fill.dataset.points;
-      updateSum(fill.closest("form"));
+      // as if typed: the sum, and any message about this box, follow
+      input.dispatchEvent(new Event("input", {bubbles: true}));
       return;
     }
     const button = event.target.closest("button.sign");
@@ -131,7 +267,7 @@
     const value = input.value.trim().replace("\u2212", "-");
     input.value = value.startsWith("-") ? value.slice(1) : "-" + value;
     input.focus();
-    updateSum(button.closest("form"));
+    input.dispatchEvent(new Event("input", {bubbles: true}));
   });
 
   // keep the screen on while a game is open: the lock is dropped whenever the page
@@ -164,13 +300,17 @@
   });
   document.addEventListener("htmx:afterSettle", (event) => {
     refresh(event.target);
-    // after a swap, show the player what happened: the first field at fault, or the news
-    const invalid = event.target.querySelector("[aria-invalid=true]");
+    // after a swap, show the player what happened, whole: the first field or message at
+    // fault (with its message), or the news
+    const problem = event.target.querySelector("[aria-invalid=true], form.deal-form .error");
     const news = event.target.querySelector(".messages, .question, .banner");
-    if (invalid) {
-      invalid.scrollIntoView({block: "center"});
-      if (invalid.focus) invalid.focus({preventScroll: true});
+    if (problem) {
+      const about = problem.getAttribute("aria-describedby");
+      reveal([problem, about && document.getElementById(about)], true);
+      if (problem.matches("input, select, textarea")) problem.focus({preventScroll: true});
     } else if (news && event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
+      // the deal is in: the keyboard goes down so the table sees the news and the totals
+      if (isDealBox(document.activeElement)) document.activeElement.blur();
       news.scrollIntoView({block: "start"});
     }
   });

@@ -1,0 +1,257 @@
+"""The Black Spy deal form on a 390x844 phone: the keypad, the screen and what the form says."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.browser.browsing import Server, enter_points, new_game, phone_context
+
+# the phone of issue 15 with its on-screen keyboard open: a little over half the screen is left
+KEYBOARD_OPEN = {"width": 390, "height": 500}
+
+
+@pytest.fixture
+def small_view(browser: Browser) -> Iterator[Page]:
+    context = phone_context(browser, viewport=KEYBOARD_OPEN)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == [], f"the page raised script errors: {errors}"
+
+
+def box(page: Page, name: str) -> Locator:
+    return page.get_by_role("textbox", name=name, exact=True)
+
+
+def wholly_on_screen(page: Page, locator: Locator) -> bool:
+    place = locator.bounding_box()
+    height = page.evaluate("() => window.visualViewport.height")
+    return place is not None and place["y"] >= 0 and place["y"] + place["height"] <= height
+
+
+def posts_of(page: Page) -> list[str]:
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+    return sent
+
+
+def test_next_on_the_keypad_moves_to_the_next_box_and_only_the_last_box_records(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    sent = posts_of(phone)
+    hints = phone.locator(".points-input").evaluate_all("(boxes) => boxes.map((b) => b.getAttribute('enterkeyhint'))")
+    assert hints == ["next", "next", "next", "done"]
+    box(phone, "Ana").click()
+    phone.keyboard.type("25")
+    phone.keyboard.press("Enter")
+    expect(box(phone, "Ben")).to_be_focused()
+    for name, points, following in (("Ben", "15", "Cy"), ("Cy", "20", "Dee")):
+        phone.keyboard.type(points)
+        phone.keyboard.press("Enter")
+        expect(box(phone, following)).to_be_focused()
+    expect(phone.locator(".deal-form .error")).to_have_count(0)
+    assert sent == []
+    phone.keyboard.type("0")
+    phone.keyboard.press("Enter")
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    assert len(sent) == 1
+    expect(phone.locator(".deals tbody tr")).to_have_count(1)
+
+
+def test_enter_in_the_last_box_does_not_answer_an_open_shoot_question(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    enter_points(phone, {"Ana": 65, "Ben": -5, "Cy": 0, "Dee": 0})
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.get_by_text("Did Ana take all 16 black cards?")).to_be_visible()
+    sent = posts_of(phone)
+    box(phone, "Dee").focus()
+    phone.keyboard.press("Enter")
+    expect(phone.get_by_role("button", name="Yes: 0 for Ana, 60 for everyone else")).to_be_focused()
+    assert sent == []
+    # a changed box closes the question, which was about the points as they were
+    box(phone, "Dee").fill("5")
+    expect(phone.get_by_text("Did Ana take all 16 black cards?")).to_have_count(0)
+    expect(phone.get_by_role("button", name="Record deal 1")).to_be_visible()
+
+
+def test_with_the_keyboard_open_next_shows_each_box_and_record_is_on_screen_at_the_last(phone: Page, server: Server) -> None:
+    page = phone
+    url = new_game(page, server.url)
+    enter_points(page, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    page.get_by_role("button", name="Record deal 1").click()
+    expect(page.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    page.goto(url)
+    sent = posts_of(page)
+    # the first box is tapped, and then the keyboard comes up over the lower part of the screen
+    box(page, "Ana").click()
+    page.set_viewport_size(KEYBOARD_OPEN)
+    for name, points, following in (("Ana", "10", "Ben"), ("Ben", "10", "Cy"), ("Cy", "10", "Dee")):
+        page.keyboard.type(points)
+        page.keyboard.press("Enter")
+        expect(box(page, following)).to_be_focused()
+        assert wholly_on_screen(page, box(page, following)), following
+    # the boxes were walked on the phone, not by a refused deal's round trip
+    assert sent == []
+    expect(page.locator(".deal-form .error")).to_have_count(0)
+    # typing the last box, the button that records is in view without a scroll by hand
+    assert wholly_on_screen(page, page.get_by_role("button", name="Record deal 2"))
+    page.keyboard.type("30")
+    page.keyboard.press("Enter")
+    expect(page.locator(".messages")).to_contain_text("Deal 2 recorded.")
+
+
+def test_the_keyboard_coming_up_over_the_last_box_leaves_it_and_record_on_screen(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25})
+    box(phone, "Dee").click()
+    assert phone.evaluate("() => window.scrollY") == 0
+    # the browser shows the box it focused above the keyboard; the page shows the rest of the way
+    phone.set_viewport_size(KEYBOARD_OPEN)
+    record = phone.get_by_role("button", name="Record deal 1")
+    phone.wait_for_function("() => window.scrollY > 0")
+    assert wholly_on_screen(phone, box(phone, "Dee"))
+    assert wholly_on_screen(phone, record)
+
+
+def test_on_a_phone_whose_deal_the_pass_the_totals_and_the_whole_deal_form_show_without_scrolling(phone: Page, server: Server) -> None:
+    url = new_game(phone, server.url)
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    phone.goto(url)
+    assert phone.evaluate("() => window.scrollY") == 0
+    for part in (
+        phone.locator("#next-deal-title"),
+        phone.locator(".next-deal .pass"),
+        box(phone, "Ana"),
+        box(phone, "Dee"),
+        phone.get_by_role("button", name="Record deal 2"),
+    ):
+        assert wholly_on_screen(phone, part), part
+    expect(phone.locator(".point-row").filter(has=box(phone, "Cy"))).to_contain_text("25 so far")
+
+
+def test_a_refused_deals_messages_go_as_their_boxes_change(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    enter_points(phone, {"Ana": 20, "Ben": "x", "Cy": 25})
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator("#points-1-error")).to_contain_text("is not a whole number")
+    expect(phone.locator("#points-3-error")).to_contain_text("Enter Dee's points")
+    box(phone, "Dee").fill("0")
+    expect(phone.locator("#points-3-error")).to_have_count(0)
+    expect(box(phone, "Dee")).not_to_have_attribute("aria-invalid", "true")
+    # Ben's box has not changed: its message stays
+    expect(phone.locator("#points-1-error")).to_be_visible()
+    expect(box(phone, "Ben")).to_have_attribute("aria-invalid", "true")
+    box(phone, "Ben").fill("16")
+    expect(phone.locator("#points-1-error")).to_have_count(0)
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator("#total-error")).to_contain_text("The points add up to 61, not 60")
+    # the total is every box's: any of them changed, the message goes
+    box(phone, "Ana").fill("19")
+    expect(phone.locator("#total-error")).to_have_count(0)
+
+
+def test_a_wrong_total_is_brought_wholly_into_view(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 1})
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator("#total-error")).to_contain_text("The points add up to 61, not 60")
+    assert wholly_on_screen(phone, phone.locator("#total-error"))
+
+
+def test_a_wrong_total_sent_from_the_last_box_with_the_keyboard_open_is_wholly_in_view(small_view: Page, server: Server) -> None:
+    page = small_view
+    new_game(page, server.url)
+    enter_points(page, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 1})
+    box(page, "Dee").press("Enter")
+    expect(page.locator("#total-error")).to_contain_text("The points add up to 61, not 60")
+    assert wholly_on_screen(page, page.locator("#total-error"))
+
+
+def test_the_sum_says_what_is_left_to_enter(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    line = phone.locator(".sum")
+    # what shows, not what the script keeps hidden
+    expect(line).to_have_text("Still to enter: all 60 points", use_inner_text=True)
+    enter_points(phone, {"Ana": 25})
+    expect(line).to_have_text("Sum: 25 of 60 (35 still to enter)", use_inner_text=True)
+    enter_points(phone, {"Ben": 15, "Cy": 15})
+    # one box left: the button offers the rest, and says it
+    expect(line).to_have_text("Sum: 55 of 60 Give Dee the rest: 5", use_inner_text=True)
+    enter_points(phone, {"Dee": 6})
+    expect(line).to_have_text("Sum: 61 of 60", use_inner_text=True)
+
+
+def test_the_classic_sum_and_keys_follow_the_classic_rules(phone: Page, server: Server) -> None:
+    phone.goto(f"{server.url}/new")
+    for row, name in enumerate(("Ana", "Ben", "Cy")):
+        phone.get_by_label(f"Seat {row + 1} name").fill(name)
+    phone.locator("input[name=first_dealer][value='0']").check()
+    phone.get_by_label("Classic").check()
+    phone.get_by_role("button", name="Start the game").click()
+    phone.wait_for_url("**/black-spy/*")
+    expect(phone.locator(".sum")).to_have_text("Still to enter: all 80 points", use_inner_text=True)
+    expect(phone.locator("button.sign")).to_have_count(0)
+
+
+def test_counting_cards_shows_each_players_points_and_where_the_rest_goes(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    phone.get_by_role("link", name="By cards").click()
+    phone.get_by_label("Dee gets the rest").check()
+    for field, value in {"black_spies-0": 2, "low_blacks-0": 3, "coloured_spies-0": 1, "black_spies-1": 1, "coloured_spies-2": 2}.items():
+        phone.locator(f"#{field}").fill(str(value))
+
+    def points() -> list[str]:
+        return phone.locator("output[data-points-for]").all_inner_texts()
+
+    # ana 2x10 + 3 - 5, ben 10, cy -10; dee the rest: 3x10 + 3 - 5 and all four high blacks (14)
+    expect(phone.locator("output[data-points-for='3']")).to_have_text("42")
+    assert points() == ["18", "10", "-10", "42"]
+    # a high black nobody is marked for shows on the chip of the player who gets the rest
+    expect(phone.locator("fieldset[data-high='8'] label.chip.rest-takes")).to_have_text("Dee")
+    for card, name in {8: "Ana", 9: "Ben", 11: "Ana"}.items():
+        phone.locator(f"fieldset[data-high='{card}'] label.chip", has_text=name).click()
+    expect(phone.locator("fieldset[data-high='8'] label.chip.rest-takes")).to_have_count(0)
+    expect(phone.locator("fieldset[data-high='10'] label.chip.rest-takes")).to_have_text("Dee")
+    assert points() == ["25", "13", "-10", "32"]
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    expect(phone.locator(".deals tbody tr").first).to_contain_text("25")
+
+
+def test_all_sixteen_black_cards_counted_say_it_is_a_shoot_before_recording(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    phone.get_by_role("link", name="By cards").click()
+    phone.get_by_label("Dee gets the rest").check()
+    phone.locator("#black_spies-0").fill("6")
+    phone.locator("#low_blacks-0").fill("6")
+    note = phone.get_by_text("Ana took all 16 black cards: 0 for them, 60 for everyone else.")
+    expect(note).to_be_hidden()
+    for card in (8, 9, 10, 11):
+        phone.locator(f"fieldset[data-high='{card}'] label.chip", has_text="Ana").click()
+    expect(note).to_be_visible()
+    phone.locator("#low_blacks-0").fill("5")
+    expect(note).to_be_hidden()
+
+
+def test_numbers_another_phone_beat_stay_on_screen_to_record_as_the_next_deal(browser: Browser, phone: Page, server: Server) -> None:
+    url = new_game(phone, server.url)
+    other = phone_context(browser)
+    second = other.new_page()
+    second.goto(url)
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    enter_points(second, {"Ana": 10, "Ben": 10, "Cy": 10, "Dee": 30})
+    second.get_by_role("button", name="Record deal 1").click()
+    expect(second.locator(".messages")).to_contain_text("Deal 1 was just recorded from another phone, so yours was not.")
+    expect(box(second, "Dee")).to_have_value("30")
+    second.get_by_role("button", name="Record deal 2").click()
+    expect(second.locator(".messages")).to_contain_text("Deal 2 recorded.")
+    expect(second.locator(".deals tbody tr")).to_have_count(2)
+    other.close()
