@@ -20,13 +20,14 @@ from flask import (
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from . import black_spy_codec, kinds
+from . import black_spy_codec, kinds, service
 from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .games import MAX_ROWS, csv_download, json_download, new_game_page
-from .models import BLACK_SPY, Deal, Game, commit_or_conflict, game_of_kind
+from .models import BLACK_SPY, Deal, Game, game_of_kind
+from .service import Outcome
 from .i18n import say
 from .rules import N_, RulesError
 from .rules import black_spy as bs
@@ -78,9 +79,7 @@ def create() -> Response | tuple[str, int]:
     except RulesError as error:
         return new_game_page(values=form, errors=error.errors, status=422)
     game = new_black_spy_game(setup, HouseRules(rules.preset.value, end_value, shoot_rule, form.get("first_lead") or None))
-    game.touch()
-    db.session.add(game)
-    db.session.commit()
+    service.start(game)
     if first is None:
         flash(say(N_("The draw is made: %(name)s deals first.", name=setup.players[setup.first_dealer])))
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
@@ -109,10 +108,11 @@ def record_deal(game_id: str) -> Response:
     form = request.form
     mode = CARDS if form.get("mode") == CARDS else POINTS
     submission = form.get("submission", "")[:64] or None
-    if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
-        return _after_write(game, ALREADY_RECORDED)
     posted_number = form.get("number", "")
-    if posted_number and posted_number != str(len(state.deals) + 1):
+    refused = service.refusal(game, Deal, submission, posted_number)
+    if refused is Outcome.REPEATED:
+        return _after_write(game, ALREADY_RECORDED)
+    if refused is Outcome.STALE:
         return _changed_elsewhere(game, state, mode, form, _deal_number(posted_number))
     if state.finished:
         message = N_("The game is over: no more deals. Undo the last deal to reopen it.")
@@ -125,16 +125,14 @@ def record_deal(game_id: str) -> Response:
     except RulesError as error:
         return render_game(game, state, mode=mode, values=form, errors=error.errors, status=422)
     meant = len(game.deals) + 1
-    deal = Deal(number=meant, submission_id=submission)
+    deal = Deal()
     deal.set_entry(entry)
-    game.deals.append(deal)
-    game.touch()
-    if not commit_or_conflict():
-        game = load(game_id)
-        if submission and db.session.scalar(select(Deal.id).where(Deal.submission_id == submission)):
-            return _after_write(game, ALREADY_RECORDED)
-        return _changed_elsewhere(game, game.state(), mode, form, meant)
-    return _after_write(game, _deal_message(new_state), mode)
+    written = service.record(game, deal, submission, posted_number)
+    if written.outcome is Outcome.REPEATED:
+        return _after_write(written.game, ALREADY_RECORDED)
+    if not written.done:
+        return _changed_elsewhere(written.game, written.game.state(), mode, form, meant)
+    return _after_write(written.game, _deal_message(new_state), mode)
 
 
 def _deal_number(text: str) -> int | None:
@@ -194,19 +192,15 @@ def undo(game_id: str) -> Response:
     game = load(game_id)
     if not game.deals:
         return render_game(game, game.state(), message=N_("There is no deal to undo."), status=409)
-    posted = request.form.get("number", "")
-    last = game.deals[-1]
-    if posted and posted != str(last.number):
-        return render_game(
-            game, game.state(), message=N_("The last deal is now deal %(number)s; nothing was undone.", number=last.number), status=409
-        )
-    game.deals.remove(last)
-    db.session.delete(last)
-    game.touch()
-    if not commit_or_conflict():
-        game = load(game_id)
-        return render_game(game, game.state(), message=N_("Another phone changed this game just now; nothing was undone."), status=409)
-    return _after_write(game, N_("Deal %(number)s undone.", number=last.number))
+    last = game.deals[-1].number
+    written = service.undo(game, request.form.get("number", ""))
+    if written.outcome is Outcome.STALE:
+        message = N_("The last deal is now deal %(number)s; nothing was undone.", number=last)
+        return render_game(game, game.state(), message=message, status=409)
+    if not written.done:
+        message = N_("Another phone changed this game just now; nothing was undone.")
+        return render_game(written.game, written.game.state(), message=message, status=409)
+    return _after_write(written.game, N_("Deal %(number)s undone.", number=last))
 
 
 @bp.route("/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
@@ -231,10 +225,9 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         return _edit_page(game, state, deal, mode, values=form, ask_shoot=question.candidates)
     except RulesError as error:
         return _edit_page(game, state, deal, mode, values=form, errors=error.errors), 422
-    deal.set_entry(entry)
-    game.touch()
-    if not commit_or_conflict():
-        game = load(game_id)
+    written = service.edit(game, number, lambda row: row.set_entry(entry), form.get("version"))
+    if not written.done:
+        game = written.game
         deal = game.deals[number - 1]
         return _edit_page(game, game.state(), deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     flash(say(N_("Deal %(number)s changed; every total after it follows.", number=number)))
@@ -302,13 +295,9 @@ def rematch(game_id: str) -> Response:
     again = new_black_spy_game(
         setup, HouseRules(game.preset or bs.Preset.STANDARD.value, game.end_value, game.shoot_rule, game.first_lead)
     )
-    again.touch()
-    db.session.add(again)
-    db.session.flush()
-    # bumps this game's version: of two phones racing, the second is refused here
-    game.rematch_id = again.id
-    if not commit_or_conflict():
-        return _to_rematch(load(game_id).rematch_id)
+    written = service.rematch(game, again)
+    if not written.done:
+        return _to_rematch(written.game.rematch_id)
     first = setup.players[setup.first_dealer]
     if pick == bs.DRAW:
         flash(say(N_("The draw is made: %(name)s deals first.", name=first)))
@@ -460,6 +449,7 @@ KIND = kinds.GameKind(
     blueprint=bp,
     show="black_spy.show",
     reference="reference.black_spy",
+    inputs=lambda game: game.deals,
     replay=lambda game: game.state(),
     figures=black_spy_codec.figures,
     to_json=black_spy_codec.to_json,

@@ -59,6 +59,7 @@ class GameKind:
     blueprint: Blueprint
     show: str  # the game page's endpoint, taking game_id
     reference: str | None  # the rules at a glance, if the kind has a rulebook
+    inputs: Callable[[Game], list[Any]]  # the game's list of input rows (deals, turns, …), in order
     replay: Callable[[Game], Any]  # the game's inputs folded by its rules
     figures: Callable[[Any], KeptFigures]  # what a list and the statistics keep of a replay
     to_json: Callable[[Game], dict[str, Any]]  # the game in a companion/1 file

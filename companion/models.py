@@ -173,15 +173,10 @@ class Game(db.Model):
     def state(self) -> bs.GameState:
         return bs.replay(self.setup(), self.entries())
 
-    def touch(self) -> None:
-        """Mark the game changed: its version goes up (or the write is refused as stale)
-        and its derived figures are brought up to date."""
+    def mark_changed(self) -> None:
+        """Say the game changed though its own row did not (an input was edited in place):
+        its version goes up at the flush, and its kept figures are rewritten."""
         self.updated_at = utcnow()
-        # nothing is written before the commit, where a race with another phone is caught
-        with db.session.no_autoflush:
-            self.refresh_cache()
-        # the statistics buckets of its day are recounted just before the commit
-        db.session.info.setdefault("touched_games", set()).add(self)
 
     def replayed(self) -> Any:
         """The game's inputs folded by its kind's rules."""
@@ -276,6 +271,8 @@ class Deal(db.Model):
     """One deal as the table entered it: raw points, or the cards each player took."""
 
     __tablename__ = "deals"
+    # an input of its game: a change to it rewrites the game's kept figures (see _keep_figures)
+    input_of_game = True
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -323,6 +320,7 @@ class SpyTurn(db.Model):
     """One turn of Spy as the table played it: a move, a spy, both or neither."""
 
     __tablename__ = "spy_turns"
+    input_of_game = True
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -478,6 +476,57 @@ def _insert_for(session: Session) -> Any:
     return insert
 
 
+@event.listens_for(Session, "before_flush")
+def _keep_figures(session: Session, _context: Any, _instances: Any) -> None:
+    """Rewrite the kept figures of every game whose inputs changed, before they are written.
+
+    Every write reaches the database through a flush, so no view can forget this: the
+    game's version goes up with its row (a race with another phone is caught at the
+    commit), and its statistics day is recounted just before the commit.
+    """
+    changed: dict[int, Game] = {}
+    for item in (*session.new, *session.dirty, *session.deleted):
+        game = item if isinstance(item, Game) else _game_of(session, item)
+        if game is not None and game not in session.deleted and (item is not game or _inputs_changed(session, game)):
+            changed[id(game)] = game
+    for game in changed.values():
+        game.updated_at = utcnow()
+        with session.no_autoflush:
+            game.refresh_cache()
+        session.info.setdefault("touched_games", set()).add(game)
+
+
+def _game_of(session: Session, item: Any) -> Game | None:
+    if not getattr(type(item), "input_of_game", False):
+        return None
+    from sqlalchemy.orm.util import identity_key
+
+    game_id = item.game_id
+    if game_id is None:
+        return None  # a new input: its game's collection changed, and the game is dirty itself
+    found = session.identity_map.get(identity_key(Game, game_id))
+    return found if isinstance(found, Game) else None
+
+
+def _inputs_changed(session: Session, game: Game) -> bool:
+    """A game in the session is new, or had an input added or removed, or was marked changed
+    (its derived columns alone do not count: they are what this hook writes)."""
+    if game in session.new:
+        return True
+    from sqlalchemy import inspect as inspect_
+
+    state = inspect_(game)
+    return any(
+        state.attrs[name].history.has_changes()
+        for name in ("deals", "turns", "updated_at", *_EXTRA_INPUTS)
+        if name in state.attrs
+    )
+
+
+# collections of inputs that other kinds add to Game (companion/kinds.py)
+_EXTRA_INPUTS: list[str] = []
+
+
 @event.listens_for(Session, "after_soft_rollback")
 def _forget_touched(session: Session, _transaction: Any) -> None:
     session.info.pop("touched_games", None)
@@ -486,12 +535,13 @@ def _forget_touched(session: Session, _transaction: Any) -> None:
 @event.listens_for(Session, "before_commit")
 def _recount_statistics(session: Session) -> None:
     """Bring the day buckets of every game changed in this transaction up to date."""
+    # the last flush first: it is where the games changed in it are noted (_keep_figures)
+    session.flush()
     games = session.info.pop("touched_games", None)
     if not games:
         return
     from .stats import hold_players, refresh_days
 
-    session.flush()
     # two tables that share a player recount that player's day in turn, not at once
     # (each would delete and reinsert the same rows, and one would be refused)
     hold_players({seat.player_id for game in games for seat in game.seats})

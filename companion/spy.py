@@ -18,12 +18,13 @@ from flask import (
 )
 from sqlalchemy import select
 
-from . import kinds, spy_codec
+from . import kinds, service, spy_codec
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .games import json_download, new_game_page
-from .models import SPY, Game, SpyTurn, commit_or_conflict, game_of_kind
+from .models import SPY, Game, SpyTurn, game_of_kind
+from .service import Outcome
 from .i18n import say
 from .rules import N_, RulesError
 from .rules import spy as rules
@@ -73,9 +74,7 @@ def create() -> Response | tuple[str, int]:
     except RulesError as error:
         return new_game_page(spy_values=form, spy_errors=error.errors, status=422)
     game = new_spy_game(setup)
-    game.touch()
-    db.session.add(game)
-    db.session.commit()
+    service.start(game)
     if chosen == "draw":
         flash(say(N_("The draw is made: %(name)s plays first.", name=setup.players[setup.first_player])))
     return redirect(url_for("spy.show", game_id=game.id), code=303)
@@ -134,9 +133,10 @@ def record_turn(game_id: str) -> Response:
     state = game.spy_state()
     form = request.form
     submission = form.get("submission", "")[:64] or None
-    if submission and db.session.scalar(select(SpyTurn.id).where(SpyTurn.submission_id == submission)):
-        return _after_write(game, N_("This turn was already recorded; it is counted once."))
-    if form.get("number") and form.get("number") != str(len(state.turns) + 1):
+    refused = service.refusal(game, SpyTurn, submission, form.get("number"))
+    if refused is Outcome.REPEATED:
+        return _after_write(game, ALREADY_RECORDED)
+    if refused is Outcome.STALE:
         return _recorded_elsewhere(game, state)
     try:
         turn = rules.turn_from_form(state, form)
@@ -150,14 +150,17 @@ def record_turn(game_id: str) -> Response:
         except RulesError:
             pass
         return render_game(game, state, values=form, errors=error.errors, status=422, **preview)
-    row = SpyTurn(number=len(game.turns) + 1, submission_id=submission)
+    row = SpyTurn()
     row.set_turn(turn)
-    game.turns.append(row)
-    game.touch()
-    if not commit_or_conflict():
-        game = load(game_id)
-        return _recorded_elsewhere(game, game.spy_state())
-    return _after_write(game, _turn_message(new_state, turn))
+    written = service.record(game, row, submission, form.get("number"))
+    if written.outcome is Outcome.REPEATED:
+        return _after_write(written.game, ALREADY_RECORDED)
+    if not written.done:
+        return _recorded_elsewhere(written.game, written.game.spy_state())
+    return _after_write(written.game, _turn_message(new_state, turn))
+
+
+ALREADY_RECORDED = N_("This turn was already recorded; it is counted once.")
 
 
 def _turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
@@ -210,16 +213,15 @@ def undo(game_id: str) -> Response:
     game = load(game_id)
     if not game.turns:
         return render_game(game, game.spy_state(), message=N_("There is no turn to undo."), status=409)
-    last = game.turns[-1]
-    if request.form.get("number") and request.form.get("number") != str(last.number):
-        return render_game(game, game.spy_state(), message=N_("The last turn is now turn %(number)s; nothing was undone.", number=last.number), status=409)
-    game.turns.remove(last)
-    db.session.delete(last)
-    game.touch()
-    if not commit_or_conflict():
-        game = load(game_id)
-        return render_game(game, game.spy_state(), message=N_("Another phone changed this game just now; nothing was undone."), status=409)
-    return _after_write(game, N_("Turn %(number)s undone.", number=last.number))
+    last = game.turns[-1].number
+    written = service.undo(game, request.form.get("number"))
+    if written.outcome is Outcome.STALE:
+        message = N_("The last turn is now turn %(number)s; nothing was undone.", number=last)
+        return render_game(game, game.spy_state(), message=message, status=409)
+    if not written.done:
+        message = N_("Another phone changed this game just now; nothing was undone.")
+        return render_game(written.game, written.game.spy_state(), message=message, status=409)
+    return _after_write(written.game, N_("Turn %(number)s undone.", number=last))
 
 
 @bp.get("/<game_id>/export.json")
@@ -281,6 +283,7 @@ KIND = kinds.GameKind(
     blueprint=bp,
     show="spy.show",
     reference="reference.spy",
+    inputs=lambda game: game.turns,
     replay=lambda game: game.spy_state(),
     figures=spy_codec.figures,
     to_json=spy_codec.to_json,
