@@ -88,6 +88,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for kind in (black_spy.KIND, spy.KIND):
         kinds.register(kind)
         app.register_blueprint(kind.blueprint)
+    app.add_template_global(kinds.of, "kind_of")
     app.register_blueprint(history.bp)
     app.register_blueprint(watch.bp)
     app.register_blueprint(pwa.bp)

@@ -20,7 +20,7 @@ from flask import (
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from . import black_spy_codec, kinds, service
+from . import black_spy_codec, kinds, service, sharing
 from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import db, htmx
@@ -77,7 +77,7 @@ def create() -> Response | tuple[str, int]:
         first = None if dealer_row == "draw" else _row(dealer_row)
         setup = bs.new_setup(rules, names, first)
     except RulesError as error:
-        return new_game_page(values=form, errors=error.errors, status=422)
+        return new_game_page(BLACK_SPY, values=form, errors=error.errors, status=422)
     game = new_black_spy_game(setup, HouseRules(rules.preset.value, end_value, shoot_rule, form.get("first_lead") or None))
     service.start(game)
     if first is None:
@@ -456,4 +456,6 @@ KIND = kinds.GameKind(
     parse=black_spy_codec.parse,
     rows=black_spy_codec.rows,
     csv=black_spy_codec.csv_rows,
+    bgstats=sharing.black_spy_game,
+    live=lambda game: {"state": (state := game.state()), "chart": score_chart(state), "messages": []},
 )

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
 from sqlalchemy import select
 
-from . import exchange
+from . import exchange, kinds
 from .extensions import db
 from .history import known_players
 from .i18n import say
@@ -52,20 +52,23 @@ def _latest(finished: bool, count: int) -> list[tuple[Game, GameSummary]]:
 
 @bp.get("/new")
 def new() -> Response:
-    """Show the forms that start a game of Black Spy or of Spy."""
-    return new_game_page()
+    """Show the form that starts a game, one tab per kind."""
+    return new_game_page(request.args.get("game"))
 
 
 def new_game_page(
+    kind: str | None = None,
     values: Mapping[str, str] | None = None,
     errors: Mapping[str, str] | None = None,
-    spy_values: Mapping[str, str] | None = None,
-    spy_errors: Mapping[str, str] | None = None,
     status: int = 200,
 ) -> Response:
-    """The new-game page, with what was typed and what was wrong with it."""
+    """The new-game page on the tab of ``kind``, with what was typed and what was wrong with it."""
+    every = kinds.every()
+    chosen = kinds.named(kind) or every[0]
     html = render_template(
         "games/new.html",
+        kinds=every,
+        chosen=chosen,
         rows=MAX_ROWS,
         presets=bs.PRESETS,
         values=values or {},
@@ -73,9 +76,6 @@ def new_game_page(
         spy_rows=spy.MAX_PLAYERS,
         colours=list(spy.Colour),
         facings=list(spy.Facing),
-        spy_values=spy_values or {},
-        spy_errors=spy_errors or {},
-        game=request.args.get("game", "spy" if spy_values else "black-spy"),
         known=[player.name for player in known_players()],
     )
     return make_response(html, status)

@@ -14,6 +14,7 @@ from .fragments import page_or_fragment
 from .models import Game, Player, PlayerDay, Seat, name_key
 from .i18n import say
 from .rules import N_, RulesError
+from . import kinds
 from .routing import database_int
 from .rules.players import clean_name
 from .stats import HEAVY_DEAL, Period, head_to_head, player_stats
@@ -125,6 +126,8 @@ def _player_page(person: Player, errors: dict[str, str] | None = None, typed: st
         player=person,
         stats=player_stats(person.id, period),
         rivals=head_to_head(person.id, period),
+        # the kinds with figures of their own on this page (companion/kinds.py)
+        more=[(kind, kind.player_stats(person.id, period)) for kind in kinds.every() if kind.player_stats],
         period=period,
         errors=errors,
         typed=person.name if typed is None else typed,

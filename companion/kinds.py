@@ -65,7 +65,14 @@ class GameKind:
     to_json: Callable[[Game], dict[str, Any]]  # the game in a companion/1 file
     parse: Callable[[dict[str, Any]], Input]  # a game of a file, checked by the rules alone
     rows: Callable[[Any, str, datetime], Rows]  # an Input's rows, for a bulk import
+    # what the follow page shows of a game (the kind's _live.html reads it)
+    live: Callable[[Game], dict[str, Any]] = lambda game: {}
     csv: Callable[[Iterable[Game]], Iterable[list[Any]]] | None = None  # rows of every deal, if it has deals
+    # a player's figures in finished games of this kind over a period, for the player's
+    # page (its <folder>/_player_stats.html shows them); None when the page says it already
+    player_stats: Callable[[int, Any], Any] | None = None
+    # the game as BG Stats names it ({"name", "bggId", "highestWins"}); the kind's name if none
+    bgstats: Callable[[Game, Any], dict[str, Any]] | None = None
     # the folder of its templates, named after the kind unless it says otherwise
     folder: str = ""
 

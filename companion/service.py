@@ -84,6 +84,8 @@ def record(game: Game, row: Any, submission: str | None, posted_number: str | No
         return Written(refused, game)
     row.number = len(inputs) + 1
     row.submission_id = submission
+    # named now, not at the flush: the session finds the game an input belongs to by it
+    row.game_id = game.id
     inputs.append(row)
     if not commit_or_conflict():
         game = _reloaded(game.id)

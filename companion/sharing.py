@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from typing import Any
 from urllib.parse import quote
 
 import segno
@@ -11,7 +12,6 @@ from flask import Flask, url_for
 from markupsafe import Markup
 
 from .models import Game
-from .rules import black_spy as bs
 
 BG_STATS = "https://app.bgstatsapp.com/createPlay.html"
 BLACK_SPY_BGG_ID = 1982
@@ -23,30 +23,39 @@ def qr_svg(text: str) -> Markup:
     return Markup(segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
 
 
-def bgstats_play(game: Game, state: bs.GameState) -> dict:
-    """A finished game as BG Stats' documented create-play json."""
-    names = state.setup.players
+def bgstats_play(game: Game, state: Any) -> dict:
+    """A finished game as BG Stats' documented create-play json: the game as its kind
+    names it there, each player's total, the winners and who started."""
+    from . import kinds
+
+    kind = kinds.of(game)
     started = game.created_at
     minutes = max(1, round((game.updated_at - started).total_seconds() / 60))
+    described = kind.bgstats(game, state) if kind.bgstats else {"name": str(kind.name)}
     return {
         "sourceName": "Companion",
-        "sourceUrl": url_for("black_spy.show", game_id=game.id, _external=True),
+        "sourceUrl": url_for(kind.show, game_id=game.id, _external=True),
         "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": minutes,
-        "game": {"name": "Black Spy", "bggId": BLACK_SPY_BGG_ID, "highestWins": False, "sourceGameId": "black-spy"},
+        "game": {"sourceGameId": kind.key, **described},
         "players": [
             {
                 "name": name,
                 "score": state.totals[seat],
                 "winner": seat in state.winners,
-                "startPlayer": seat == state.setup.first_dealer,
+                "startPlayer": seat == game.first_seat,
             }
-            for seat, name in enumerate(names)
+            for seat, name in enumerate(state.setup.players)
         ],
     }
 
 
-def bgstats_link(game: Game, state: bs.GameState) -> str:
+def black_spy_game(_game: Game, _state: Any) -> dict:
+    """Black Spy as BG Stats knows it: its BoardGameGeek id; the lowest total wins."""
+    return {"name": "Black Spy", "bggId": BLACK_SPY_BGG_ID, "highestWins": False}
+
+
+def bgstats_link(game: Game, state: Any) -> str:
     return f"{BG_STATS}?data={quote(json.dumps(bgstats_play(game, state), separators=(',', ':')))}"
 
 

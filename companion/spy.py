@@ -72,7 +72,7 @@ def create() -> Response | tuple[str, int]:
             ]
         setup = rules.new_setup(names, colours, first, places)
     except RulesError as error:
-        return new_game_page(spy_values=form, spy_errors=error.errors, status=422)
+        return new_game_page(SPY, values=form, errors=error.errors, status=422)
     game = new_spy_game(setup)
     service.start(game)
     if chosen == "draw":
@@ -289,4 +289,8 @@ KIND = kinds.GameKind(
     to_json=spy_codec.to_json,
     parse=spy_codec.parse,
     rows=spy_codec.rows,
+    live=lambda game: {
+        "state": (state := game.spy_state()), "seen": state, "mirror": {}, "look": None, "answers": (),
+        "values": {}, "errors": {}, "messages": [],
+    },
 )

@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort
 from sqlalchemy import select
 
-from .charts import score_chart
+from . import kinds
 from .extensions import db
 from .fragments import page_or_fragment
-from .models import SPY, Game
+from .models import Game
 
 bp = Blueprint("watch", __name__)
 
@@ -24,13 +24,9 @@ def show(watch_id: str) -> Response:
     game = db.session.scalar(select(Game).where(Game.watch_id == watch_id))
     if game is None:
         abort(404)
-    context = {"game": game, "readonly": True}
-    if game.kind == SPY:
-        state = game.spy_state()
-        context.update(state=state, seen=state, mirror={}, look=None, answers=(), values={}, errors={}, messages=[])
-    else:
-        state = game.state()
-        context.update(state=state, chart=score_chart(state), messages=[])
+    kind = kinds.of(game)
+    context = {"game": game, "kind": kind, "readonly": True, **kind.live(game)}
+    state = context["state"]
     context["poll"] = FINISHED_POLL_SECONDS if state.finished else POLL_SECONDS
     response = page_or_fragment("watch/show.html", "watch/_live.html", **context)
     response.cache_control.no_cache = True
