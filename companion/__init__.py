@@ -58,7 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, freshness, games, history, i18n, kinds, passcode, pwa, reference, routing, security, sharing, spy, trust, watch
+    from . import assets, black_spy, errors, freshness, games, history, i18n, kinds, passcode, pwa, reference, routing, scorepad, security, sharing, spy, trust, watch
     from . import ratelimits  # noqa: F401  (registers its storage scheme with limits)
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
@@ -85,7 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app, str(paths.TRANSLATIONS))
     app.register_blueprint(games.bp)
     # each kind of game: its blueprint, and its place in the shared pages (companion/kinds.py)
-    for kind in (black_spy.KIND, spy.KIND):
+    for kind in (black_spy.KIND, spy.KIND, scorepad.KIND):
         kinds.register(kind)
         app.register_blueprint(kind.blueprint)
     app.add_template_global(kinds.of, "kind_of")

@@ -1,0 +1,214 @@
+"""The score pad through its pages: start, rounds, the end, undo, edit, rematch, follow, files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from urllib.parse import unquote
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.models import Game
+from tests.helpers import snapshot
+
+
+def start_pad(client: FlaskClient, name: str = "Wingspan", players: tuple[str, ...] = ("Ana", "Ben", "Cy"), **form: str) -> str:
+    data = {"pad-name": name, **{f"pad-player-{row}": player for row, player in enumerate(players)}, **form}
+    response = client.post("/scorepad/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    match = re.search(r"/scorepad/([A-Za-z0-9]+)$", response.location)
+    assert match
+    return match.group(1)
+
+
+def post_round(client: FlaskClient, game_id: str, points: tuple[int | str, ...], htmx: bool = False, **extra: str):
+    form = {**{f"points-{seat}": str(value) for seat, value in enumerate(points)}, **extra}
+    return client.post(f"/scorepad/{game_id}/rounds", data=form, headers={"HX-Request": "true"} if htmx else {})
+
+
+def exported(client: FlaskClient, game_id: str) -> dict:
+    (game,) = json.loads(client.get(f"/scorepad/{game_id}/export.json").get_data(as_text=True))["games"]
+    return game
+
+
+def test_a_pad_starts_with_a_game_name_and_its_players(client: FlaskClient) -> None:
+    game_id = start_pad(client)
+    html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    assert "Wingspan" in html and "Record round 1" in html and "the highest total wins" in html
+    assert "Wingspan" in client.get("/").get_data(as_text=True)
+
+
+def test_a_pad_that_cannot_start_is_refused_by_its_field_and_nothing_is_saved(client: FlaskClient, app: Flask) -> None:
+    before = snapshot(app)
+    for form, words in [
+        ({"pad-name": "", "pad-player-0": "Ana"}, "Name the game you are playing."),
+        ({"pad-name": "Golf", "pad-player-0": "Ana", "pad-player-1": "ana"}, "Two players are called ana."),
+        ({"pad-name": "Golf", "pad-player-0": "Ana", "target": "-3"}, "A target is a whole number from 1 to"),
+        ({"pad-name": "Golf", "pad-player-0": "Ana", "target": "9" * 40}, "A target is a whole number from 1 to"),
+        ({"pad-name": "Golf"}, "1 to 12 players; 0 are named"),
+    ]:
+        response = client.post("/scorepad/new", data=form)
+        assert response.status_code == 422, form
+        assert words in response.get_data(as_text=True), form
+    assert snapshot(app) == before
+
+
+def test_rounds_add_up_negatives_count_and_the_highest_total_leads(client: FlaskClient) -> None:
+    game_id = start_pad(client)
+    assert post_round(client, game_id, (10, -5, "−3")).status_code == 303
+    assert post_round(client, game_id, (2, 30, 4)).status_code == 303
+    game = exported(client, game_id)
+    assert game["rounds"] == [{"Ana": 10, "Ben": -5, "Cy": -3}, {"Ana": 2, "Ben": 30, "Cy": 4}]
+    assert game["derived"] == {"totals": {"Ana": 12, "Ben": 25, "Cy": 1}, "finished": False, "winners": []}
+
+
+def test_a_round_with_a_blank_or_a_fraction_is_refused_whole(client: FlaskClient, app: Flask) -> None:
+    game_id = start_pad(client)
+    before = snapshot(app)
+    blank = post_round(client, game_id, (10, "", 3))
+    assert blank.status_code == 422 and "Give Ben&#39;s points, 0 if none." in blank.get_data(as_text=True)
+    fraction = post_round(client, game_id, (10, "2.5", "9" * 30))
+    assert fraction.status_code == 422 and fraction.get_data(as_text=True).count("Points are a whole number") == 2
+    assert snapshot(app) == before
+
+
+def test_with_a_target_the_round_that_reaches_it_ends_the_game_and_the_lowest_wins(client: FlaskClient, app: Flask) -> None:
+    game_id = start_pad(client, "Hearts", lowest_wins="yes", target="100")
+    post_round(client, game_id, (60, 10, 30))
+    post_round(client, game_id, (45, 20, 5))
+    html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    assert "Game over" in html and "Ana reached the target of 100." in html and "Ben wins with 30 points." in html
+    before = snapshot(app)
+    late = post_round(client, game_id, (1, 1, 1))
+    assert late.status_code == 409 and "Ana reached the target of 100" in late.get_data(as_text=True)
+    assert snapshot(app) == before
+    game = exported(client, game_id)
+    assert game["derived"]["finished"] is True and game["derived"]["winners"] == ["Ben"] and game["ended"] is False
+
+
+def test_without_a_target_the_table_ends_it_and_undo_reopens_it(client: FlaskClient) -> None:
+    game_id = start_pad(client)
+    post_round(client, game_id, (10, 30, 30))
+    page = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    number = re.search(r'action="/scorepad/\w+/end".*?name="number" value="(\d+)"', page, re.S).group(1)
+    assert client.post(f"/scorepad/{game_id}/end", data={"number": number}).status_code == 303
+    html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    assert "Ben and Cy share the win with 30 points each." in html and "The table ended the game." in html
+    assert exported(client, game_id)["ended"] is True
+    assert client.post(f"/scorepad/{game_id}/undo", data={"number": "2"}).status_code == 303
+    reopened = exported(client, game_id)
+    assert reopened["ended"] is False and reopened["derived"]["winners"] == [] and len(reopened["rounds"]) == 1
+
+
+def test_an_edit_follows_through_and_may_not_reach_the_target_before_the_last_round(client: FlaskClient, app: Flask) -> None:
+    game_id = start_pad(client, "Hearts", lowest_wins="yes", target="100")
+    for _ in range(3):
+        post_round(client, game_id, (30, 10, 20))
+    form = client.get(f"/scorepad/{game_id}/rounds/1/edit").get_data(as_text=True)
+    assert 'value="30"' in form
+    assert client.post(f"/scorepad/{game_id}/rounds/1/edit", data={"points-0": "40", "points-1": "10", "points-2": "20"}).status_code == 303
+    assert exported(client, game_id)["derived"]["totals"] == {"Ana": 100, "Ben": 30, "Cy": 60}
+    before = snapshot(app)
+    refused = client.post(f"/scorepad/{game_id}/rounds/1/edit", data={"points-0": "95", "points-1": "10", "points-2": "20"})
+    assert refused.status_code == 422 and "would be reached before the last round" in refused.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_a_repeated_submission_is_counted_once_and_a_stale_page_keeps_its_numbers(client: FlaskClient) -> None:
+    game_id = start_pad(client)
+    assert post_round(client, game_id, (1, 2, 3), submission="s-1", number="1").status_code == 303
+    assert post_round(client, game_id, (1, 2, 3), submission="s-1", number="1").status_code == 303
+    assert len(exported(client, game_id)["rounds"]) == 1
+    stale = post_round(client, game_id, (7, 8, 9), htmx=True, submission="s-2", number="1")
+    html = stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "nothing was recorded" in html and 'value="7"' in html
+    assert len(exported(client, game_id)["rounds"]) == 1
+
+
+def test_a_rematch_opens_a_new_pad_once(client: FlaskClient, app: Flask) -> None:
+    game_id = start_pad(client, target="10")
+    assert client.post(f"/scorepad/{game_id}/rematch").status_code == 409  # not over yet
+    post_round(client, game_id, (10, 0, 0))
+    first = client.post(f"/scorepad/{game_id}/rematch")
+    second = client.post(f"/scorepad/{game_id}/rematch")
+    assert first.status_code == second.status_code == 303 and first.location == second.location
+    again = exported(client, first.location.rsplit("/", 1)[1])
+    assert (again["name"], again["players"], again["target"], again["rounds"]) == ("Wingspan", ["Ana", "Ben", "Cy"], 10, [])
+
+
+def test_the_follow_link_shows_the_pad_and_nothing_to_change_it(client: FlaskClient, app: Flask) -> None:
+    game_id = start_pad(client)
+    post_round(client, game_id, (3, 4, 5))
+    with app.app_context():
+        watch = db.session.scalar(select(Game.watch_id).where(Game.id == game_id))
+    html = client.get(f"/watch/{watch}").get_data(as_text=True)
+    assert "<title>Following a score pad" in html and '<h2 class="pad-name">Wingspan</h2>' in html
+    assert "Record round" not in html and "/rounds/1/edit" not in html and "/undo" not in html
+    assert re.search(r'class="total">\s*5\s*<', html)
+
+
+def test_a_finished_pad_links_to_bg_stats_under_its_own_name(client: FlaskClient) -> None:
+    game_id = start_pad(client, target="10")
+    post_round(client, game_id, (10, 0, 0))
+    html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    link = unquote(re.search(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"', html).group(1).replace("&amp;", "&"))
+    play = json.loads(link.split("data=", 1)[1])
+    assert play["game"] == {"sourceGameId": "scorepad", "name": "Wingspan", "highestWins": True}
+    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [("Ana", 10, True), ("Ben", 0, False), ("Cy", 0, False)]
+
+
+def test_a_pad_exports_to_csv_with_names_a_spreadsheet_reads_as_text(client: FlaskClient) -> None:
+    game_id = start_pad(client, "=Golf", players=("Ana", "+Ben"))
+    post_round(client, game_id, (3, -4))
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/scorepad/{game_id}/export.csv").get_data(as_text=True))))
+    assert [(row["game"], row["player"], row["points"], row["running_total"]) for row in rows] == [
+        ("'=Golf", "Ana", "3", "3"), ("'=Golf", "'+Ben", "-4", "-4"),
+    ]
+
+
+def test_the_companion_1_contract_round_trips_and_refuses_what_the_rules_refuse(client: FlaskClient, app: Flask, databases) -> None:  # noqa: ANN001
+    from tests.helpers import make_app
+
+    game_id = start_pad(client, "Hearts", lowest_wins="yes", target="50")
+    post_round(client, game_id, (20, 30, 10))
+    post_round(client, game_id, (40, 5, 0))
+    game = exported(client, game_id)
+    assert set(game) == {"id", "kind", "name", "players", "lowest_wins", "target", "ended", "rounds", "created_at", "derived"}
+    assert game["derived"] == {"totals": {"Ana": 60, "Ben": 35, "Cy": 10}, "finished": True, "winners": ["Cy"]}
+    other = make_app(databases.fresh()).test_client()
+    file = {"format": "companion/1", "games": [game]}
+    response = other.post("/import", data={"file": (io.BytesIO(json.dumps(file).encode()), "g.json")}, content_type="multipart/form-data")
+    assert response.status_code == 303
+    assert json.loads(other.get("/export.json").get_data(as_text=True))["games"] == [game]
+
+    def refused(change: dict, words: str) -> None:
+        bad = {**game, "id": None, **change}
+        answer = other.post("/import", data={"file": (io.BytesIO(json.dumps({"format": "companion/1", "games": [bad]}).encode()), "g.json")}, content_type="multipart/form-data")
+        assert answer.status_code == 422 and words in answer.get_data(as_text=True), (change, answer.get_data(as_text=True)[-3000:])
+
+    refused({"rounds": game["rounds"] + [{"Ana": 1, "Ben": 1, "Cy": 1}]}, "reached the target of 50")
+    refused({"rounds": [{"Ana": 1, "Ben": 1}]}, "must give points to exactly the players")
+    refused({"rounds": [{"Ana": 1, "Ben": 1, "Cy": 1, "Dee": 1}]}, "must give points to exactly the players")
+    refused({"rounds": [{"Ana": 1.5, "Ben": 1, "Cy": 1}]}, "must be a whole number")
+    refused({"players": ["Ana", "ana", "Cy"]}, "Two players are called ana")
+    refused({"players": [f"P{n}" for n in range(13)], "rounds": []}, "1 to 12 players; 13 are named")
+
+
+def test_a_players_page_counts_their_finished_pads_by_game_name(client: FlaskClient, app: Flask) -> None:
+    from companion.models import Player
+
+    for name, points in (("Wingspan", (10, 0)), ("Wingspan", (0, 10)), ("Golf", (10, 0))):
+        game_id = start_pad(client, name, players=("Ana", "Ben"), target="10")
+        post_round(client, game_id, points)
+    start_pad(client, "Cribbage", players=("Ana", "Ben"))  # not finished: not counted
+    with app.app_context():
+        ana = db.session.scalar(select(Player.id).where(Player.name == "Ana"))
+    html = client.get(f"/players/{ana}").get_data(as_text=True)
+    section = html.split('id="scorepad-stats"', 1)[1].split("</section>", 1)[0]
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', section)
+    assert rows == [("Wingspan", "2", "1"), ("Golf", "1", "1")]
