@@ -20,12 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import insert, select  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 
 from companion.extensions import db  # noqa: E402
-from companion.models import DealScore, Deal, Game, Player, Seat, new_public_id  # noqa: E402
+from companion.models import Game, Player  # noqa: E402
 from companion.rules import black_spy as bs  # noqa: E402
-from companion.stats import rebuild_all  # noqa: E402
 from tests.databases import Databases  # noqa: E402
 from tests.helpers import make_app  # noqa: E402
 
@@ -69,39 +68,21 @@ def finished_game(rng: random.Random) -> tuple[bs.Setup, list[bs.CardsEntry], bs
 
 
 def fill(app, count: int, rng: random.Random, start: datetime) -> None:  # noqa: ANN001
+    """Finished games written through the app's own import, its bulk write path: the kept
+    figures and the statistics are the ones a table's games get."""
+    from companion import exchange
+    from companion.black_spy_codec import BlackSpyInput
+
+    items = []
+    for index in range(count):
+        setup, entries, state, end = finished_game(rng)
+        items.append(BlackSpyInput(
+            id=None, created_at=start + timedelta(hours=index), preset="standard", end_value=end, shoot_rule=None,
+            first_lead=None, setup=setup, entries=tuple(entries), state=state,
+        ))
     with app.app_context():
-        players = {name: db.session.scalar(select(Player.id).where(Player.name == name)) for name in NAMES}
-        for name, known in players.items():
-            if known is None:
-                db.session.add(Player(name=name))
-        db.session.commit()
-        players = {player.name: player.id for player in db.session.scalars(select(Player))}
-        games, seats, deals, scores = [], [], [], []
-        for index in range(count):
-            setup, entries, state, end = finished_game(rng)
-            game_id = new_public_id()
-            created = start + timedelta(hours=index)
-            games.append({
-                "id": game_id, "kind": "black-spy", "created_at": created, "updated_at": created, "preset": "standard",
-                "end_value": end, "first_seat": setup.first_dealer, "version": 1, "watch_id": new_public_id(),
-                "finished": True, "rounds": len(entries), "next_seat": None,
-            })
-            for seat, name in enumerate(setup.players):
-                seats.append({"game_id": game_id, "position": seat, "player_id": players[name],
-                              "total": state.totals[seat], "won": seat in state.winners})
-            for deal in state.deals:
-                cards = [{"black_spies": c.black_spies, "low_blacks": c.low_blacks, "high_blacks": sorted(c.high_blacks),
-                          "coloured_spies": c.coloured_spies} for c in deal.entry.cards]
-                deals.append({"game_id": game_id, "number": deal.number, "cards": cards, "created_at": created})
-                for seat in range(setup.size):
-                    scores.append({"game_id": game_id, "number": deal.number, "seat": seat, "raw": deal.raw[seat],
-                                   "score": deal.scores[seat], "shot": deal.shooter == seat})
-        for model, rows in ((Game, games), (Seat, seats), (Deal, deals), (DealScore, scores)):
-            for chunk in range(0, len(rows), 5000):
-                db.session.execute(insert(model), rows[chunk:chunk + 5000])
-        # a bulk load bypasses the per-write recount of the statistics buckets
-        rebuild_all()
-        db.session.commit()
+        for chunk in range(0, len(items), 5000):
+            exchange.store(items[chunk:chunk + 5000])
 
 
 def server_time(client, url: str, repeat: int = 15) -> float:  # noqa: ANN001

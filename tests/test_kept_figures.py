@@ -1,0 +1,86 @@
+"""Every kind's kept figures equal its fold, after any sequence of writes through the pages.
+
+Lists and statistics read the figures a game keeps beside its inputs (finished, rounds,
+whose turn, each seat's total and share of the win, each deal's scores). They are
+rewritten by the session on every flush; this checks that they always say what a fresh
+replay of the inputs says, for Black Spy, Spy and the score pad alike.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select
+
+from companion import kinds
+from companion.extensions import db
+from companion.models import DealScore, Game, Seat
+from tests.helpers import post_points, start_game
+from tests.test_scorepad_app import post_round, start_pad
+
+
+def assert_kept_figures_equal_the_fold(app: Flask, game_id: str) -> None:
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        kind = kinds.of(game)
+        figures = kind.figures(kind.replay(game))
+        assert (game.finished, game.rounds, game.next_seat) == (figures.finished, figures.rounds, figures.next_seat)
+        seats = db.session.execute(select(Seat.position, Seat.total, Seat.won).where(Seat.game_id == game_id)).all()
+        assert sorted(map(tuple, seats)) == [(seat, figures.totals[seat], figures.won[seat]) for seat in range(len(seats))]
+        scores = db.session.execute(
+            select(DealScore.number, DealScore.seat, DealScore.raw, DealScore.score, DealScore.shot).where(DealScore.game_id == game_id)
+        ).all()
+        assert sorted(map(tuple, scores)) == sorted(
+            (row["number"], row["seat"], row["raw"], row["score"], row["shot"]) for row in figures.scores
+        )
+
+
+ACTIONS = st.lists(st.sampled_from(["round", "round", "round", "end", "undo", "edit"]), min_size=1, max_size=10)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(actions=ACTIONS, target=st.one_of(st.none(), st.integers(5, 40)), points=st.lists(st.integers(-10, 20), min_size=30, max_size=30))
+def test_a_score_pads_kept_figures_follow_every_round_end_undo_and_edit(app: Flask, client: FlaskClient, actions, target, points) -> None:  # noqa: ANN001
+    game_id = start_pad(client, players=("Ana", "Ben", "Cy"), **({"target": str(target)} if target else {}))
+    values = iter(points)
+    for action in actions:
+        if action == "round":
+            post_round(client, game_id, (next(values), next(values), next(values)))
+        elif action == "end":
+            client.post(f"/scorepad/{game_id}/end")
+        elif action == "undo":
+            client.post(f"/scorepad/{game_id}/undo")
+        else:
+            client.post(f"/scorepad/{game_id}/rounds/1/edit", data={"points-0": "3", "points-1": "2", "points-2": "1"})
+        assert_kept_figures_equal_the_fold(app, game_id)
+
+
+def test_a_spy_games_kept_figures_follow_turns_a_win_and_undo(app: Flask, client: FlaskClient) -> None:
+    response = client.post("/spy/new", data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"})
+    game_id = response.location.rsplit("/", 1)[1]
+    turns = [
+        {"look": "1:4", "answer": "bomb"},
+        {"look": "0:2", "answer": "target"},
+        {"look": "1:4", "answer": "lit-bomb"},  # Ana finds her lit bomb: Ben wins
+    ]
+    for turn in turns:
+        assert client.post(f"/spy/{game_id}/turns", data=turn).status_code in (303, 409, 422)
+        assert_kept_figures_equal_the_fold(app, game_id)
+    with app.app_context():
+        assert db.session.get(Game, game_id).finished
+    client.post(f"/spy/{game_id}/undo")
+    assert_kept_figures_equal_the_fold(app, game_id)
+    with app.app_context():
+        assert not db.session.get(Game, game_id).finished
+
+
+def test_a_black_spy_games_kept_figures_follow_an_edit_of_an_old_deal(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="100")
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [60, 0, 0, 0], shoot="none")
+    assert_kept_figures_equal_the_fold(app, game_id)
+    form = {"mode": "points", "points-0": "0", "points-1": "35", "points-2": "25", "points-3": "0"}
+    assert client.post(f"/black-spy/{game_id}/deals/1/edit", data=form).status_code == 303
+    assert_kept_figures_equal_the_fold(app, game_id)
