@@ -58,8 +58,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import assets, black_spy, errors, freshness, games, history, i18n, kinds, passcode, pwa, reference, routing, scorepad, security, sharing, spy, trust, watch
-    from . import ratelimits  # noqa: F401  (registers its storage scheme with limits)
+    from . import (
+        assets,
+        black_spy,
+        errors,
+        freshness,
+        games,
+        history,
+        i18n,
+        kinds,
+        passcode,
+        pwa,
+        ratelimits,  # noqa: F401  (registers its storage scheme with limits)
+        reference,
+        routing,
+        scorepad,
+        security,
+        sharing,
+        spy,
+        trust,
+        watch,
+    )
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
 
@@ -89,6 +108,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         kinds.register(kind)
         app.register_blueprint(kind.blueprint)
     app.add_template_global(kinds.of, "kind_of")
+    from .rules.players import MAX_NAME_LENGTH
+
+    app.jinja_env.globals["MAX_NAME_LENGTH"] = MAX_NAME_LENGTH
     app.register_blueprint(history.bp)
     app.register_blueprint(watch.bp)
     app.register_blueprint(pwa.bp)

@@ -17,7 +17,6 @@ from flask import (
     request,
     url_for,
 )
-from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
 from . import black_spy_codec, kinds, service, sharing
@@ -26,11 +25,11 @@ from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .games import MAX_ROWS, csv_download, json_download, new_game_page
-from .models import BLACK_SPY, Deal, Game, game_of_kind
-from .service import Outcome
 from .i18n import say
+from .models import BLACK_SPY, Deal, Game, game_of_kind
 from .rules import N_, RulesError
 from .rules import black_spy as bs
+from .service import Outcome
 
 bp = Blueprint("black_spy", __name__, url_prefix="/black-spy")
 
@@ -46,12 +45,14 @@ class ShootQuestion(Exception):
 
 
 @bp.record_once
-def rulebook_words(state) -> None:  # noqa: ANN001  (flask's BlueprintSetupState)
+def rulebook_words(state) -> None:
     # a global, not a context processor, so macros imported without context see it too
     state.app.jinja_env.globals.update(
         BLACK_CARDS=bs.BLACK_CARDS,
         PASSED_CARDS=bs.PASSED_CARDS,
         BLACK_SPY_PLAYERS=(bs.STANDARD.min_players, bs.STANDARD.max_players),
+        DEFAULT_PRESET=bs.DEFAULT_PRESET.value,
+        rematch_first_dealer=bs.rematch_first_dealer,
     )
 
 
@@ -69,7 +70,7 @@ def create() -> Response | tuple[str, int]:
         end_value = bs.parse_end_value(form.get("end_value"))
         shoot_rule = {"on": True, "off": False}.get(form.get("shoot_rule", ""))
         rules = bs.rule_set(
-            form.get("preset", bs.Preset.STANDARD),
+            form.get("preset", bs.DEFAULT_PRESET),
             end_value=end_value,
             shoot_rule=shoot_rule,
             first_lead=form.get("first_lead") or None,
@@ -293,7 +294,7 @@ def rematch(game_id: str) -> Response:
     except RulesError as error:
         return render_game(game, state, message=error.message, status=409 if "rematch" in error.errors else 422)
     again = new_black_spy_game(
-        setup, HouseRules(game.preset or bs.Preset.STANDARD.value, game.end_value, game.shoot_rule, game.first_lead)
+        setup, HouseRules(game.preset or bs.DEFAULT_PRESET.value, game.end_value, game.shoot_rule, game.first_lead)
     )
     written = service.rematch(game, again)
     if not written.done:

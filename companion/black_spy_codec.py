@@ -118,7 +118,7 @@ def csv_rows(games: Iterable[Game]) -> Iterable[list[Any]]:
     for game in games:
         state = game.state()
         players = state.setup.players
-        rule_set = game.preset or "standard"
+        rule_set = game.preset or bs.DEFAULT_PRESET.value
         if game.end_value is not None:
             rule_set += f" (end {game.end_value})"
         for deal in state.deals:
@@ -149,10 +149,10 @@ def _parse_entry(deal: Any, players: tuple[str, ...]) -> bs.DealEntry:
             taken.append(
                 cards_from_json(
                     {
-                        "black_spies": whole(row.get("black_spies", 0), lambda: field_of(name, "black_spies")),
-                        "low_blacks": whole(row.get("low_blacks", 0), lambda: field_of(name, "low_blacks")),
-                        "high_blacks": [whole(card, lambda: field_of(name, "high_blacks")) for card in high],
-                        "coloured_spies": whole(row.get("coloured_spies", 0), lambda: field_of(name, "coloured_spies")),
+                        "black_spies": whole(row.get("black_spies", 0), lambda name=name: field_of(name, "black_spies")),
+                        "low_blacks": whole(row.get("low_blacks", 0), lambda name=name: field_of(name, "low_blacks")),
+                        "high_blacks": [whole(card, lambda name=name: field_of(name, "high_blacks")) for card in high],
+                        "coloured_spies": whole(row.get("coloured_spies", 0), lambda name=name: field_of(name, "coloured_spies")),
                     }
                 )
             )
@@ -173,7 +173,7 @@ def parse(data: dict[str, Any]) -> BlackSpyInput:
     rules_data = data.get("rules", {})
     if not isinstance(rules_data, dict):
         raise Bad(N_("rules must be an object"))
-    preset = rules_data.get("preset", "standard")
+    preset = rules_data.get("preset", bs.DEFAULT_PRESET.value)
     if not isinstance(preset, str):
         raise Bad(N_("rules.preset must be a string"))
     end_value = optional(rules_data.get("end_value"), int, N_("rules.end_value"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from flask_babel import format_decimal, pgettext
 
@@ -138,7 +139,7 @@ def _crosses(box: tuple[float, float, float, float], line: Sequence[tuple[float,
     """Whether a line, its width included, runs through the box."""
     margin = LINE_SPACING / 2
     left, top, right, bottom = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
-    for (x1, y1), (x2, y2) in zip(line, line[1:]):
+    for (x1, y1), (x2, y2) in pairwise(line):
         # the part of the segment inside the box's columns, then whether it reaches its rows
         if x2 < left or x1 > right:
             continue

@@ -12,9 +12,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .models import PUBLIC_ID_ALPHABET, PUBLIC_ID_LENGTH, Game
-from .rules import Message, N_
+from .rules import N_, Message
 from .rules.players import name_problem
-
 
 # a cell a spreadsheet would read as a formula (=HYPERLINK(...) in a player's name);
 # OWASP: https://owasp.org/www-community/attacks/CSV_Injection

@@ -9,7 +9,6 @@ from werkzeug.exceptions import HTTPException, SecurityError
 
 from .extensions import db, htmx
 from .models import is_busy
-
 from .rules import N_
 
 MESSAGES = {

@@ -27,9 +27,8 @@ from .black_spy_codec import CSV_COLUMNS
 from .codecs import Bad, about_game, shown, timestamp
 from .extensions import db
 from .models import BLACK_SPY, SPY, Deal, Game, Seat, SpyTurn, cards_to_json, insert_players, new_public_id, player_named, utcnow
-from .rules import Message, N_, RulesError, files
+from .rules import N_, Message, RulesError, files, spy
 from .rules import black_spy as bs
-from .rules import spy
 from .stats import hold_players, refresh_players
 
 FORMAT = "companion/1"

@@ -26,6 +26,7 @@ from .extensions import db, htmx
 from .i18n import language
 from .models import Game, Player, Seat
 
+
 def _versions(key: Any) -> Select:
     # one statement per page, built once: the game's version and its players' names, in seat order
     return (
@@ -88,7 +89,7 @@ def _validator() -> str | None:
         request.host,
         request.scheme,
         # the page's forms carry a token made from this one: made now if this is the first page
-        hashlib.sha256(str(session.get("csrf_token") or generate_csrf() and session["csrf_token"]).encode()).hexdigest(),
+        hashlib.sha256(str(session.get("csrf_token") or (generate_csrf() and session["csrf_token"])).encode()).hexdigest(),
         date.today().isoformat(),
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]

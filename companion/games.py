@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-
 from collections.abc import Mapping
 
 from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
@@ -14,9 +13,8 @@ from .extensions import db
 from .history import known_players
 from .i18n import say
 from .models import Game, GameSummary
-from .rules import Message, N_, Nn_
+from .rules import N_, Message, Nn_, spy
 from .rules import black_spy as bs
-from .rules import spy
 
 bp = Blueprint("games", __name__)
 

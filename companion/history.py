@@ -9,13 +9,13 @@ from flask import Blueprint, Response, flash, make_response, redirect, render_te
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import selectinload
 
+from . import kinds
 from .extensions import db
 from .fragments import page_or_fragment
-from .models import Game, Player, PlayerDay, Seat, name_key
 from .i18n import say
-from .rules import N_, RulesError
-from . import kinds
+from .models import Game, Player, PlayerDay, Seat, name_key
 from .routing import database_int
+from .rules import N_, RulesError
 from .rules.players import clean_name
 from .stats import HEAVY_DEAL, Period, head_to_head, player_stats
 

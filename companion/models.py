@@ -9,18 +9,19 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, ClassVar
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event, func, select, update
 from flask import abort, has_request_context, request
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, validates
+from sqlalchemy.orm.exc import StaleDataError
 
 from .extensions import db
 from .rules import black_spy as bs
 from .rules import spy
+from .rules.players import MAX_NAME_LENGTH
 
 PUBLIC_ID_ALPHABET = string.ascii_letters + string.digits
 PUBLIC_ID_LENGTH = 10
@@ -55,10 +56,10 @@ class Player(db.Model):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(bs.MAX_NAME_LENGTH), unique=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH), unique=True)
     # the name in any case, as Python folds it: a database's lower() knows only ASCII, so
     # "Əli" and "əli" would be two players (and the second a UNIQUE error)
-    key: Mapped[str] = mapped_column(String(4 * bs.MAX_NAME_LENGTH), index=True)
+    key: Mapped[str] = mapped_column(String(4 * MAX_NAME_LENGTH), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # when they last sat down to a game: lists of players show the most recent first
     last_seen: Mapped[datetime | None] = mapped_column(index=True)
@@ -126,9 +127,9 @@ class Game(db.Model):
     first_lead: Mapped[str | None] = mapped_column(String(16))
     # the seat that deals (black spy) or plays (spy) first
     first_seat: Mapped[int]
-    # bumped on every write (see touch), which is refused if someone else bumped it first
+    # bumped on every write (the flush that writes it), which is refused if someone else bumped it first
     version: Mapped[int] = mapped_column(default=1)
-    __mapper_args__ = {"version_id_col": version}
+    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version}
     # spy: where each tracked Spy starts, [{"slot", "facing"}] by seat; None when untracked
     spies: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # the read-only link's id: it can be shared, and no write route accepts it
@@ -158,7 +159,7 @@ class Game(db.Model):
 
     def rules(self) -> bs.RuleSet:
         return bs.rule_set(
-            self.preset or bs.Preset.STANDARD,
+            self.preset or bs.DEFAULT_PRESET,
             end_value=self.end_value,
             shoot_rule=self.shoot_rule,
             first_lead=self.first_lead,
@@ -604,6 +605,5 @@ def is_busy(error: BaseException) -> bool:
     """Whether a database error is SQLite's "database is locked": another write held the
     lock for longer than the busy timeout. Nothing was written; the same request can be
     sent again."""
-    from sqlalchemy.exc import OperationalError
 
     return isinstance(error, OperationalError) and "database is locked" in str(error.orig)

@@ -120,7 +120,8 @@ def check() -> Response | tuple[str, int]:
 def paused(_error: Exception) -> Response:
     """Say how long the pause after too many wrong tries lasts, and for whom."""
     limit = limiter.current_limit
-    seconds = max(1, math.ceil(limit.reset_at - time.time())) if limit is not None else 60
+    # reset_at is rounded up to the next whole second: never more than the window itself
+    seconds = max(1, min(60, math.ceil(limit.reset_at - time.time()))) if limit is not None else 60
     message = Nn_(
         "%(tries)s wrong tries in a minute from this network: the passcode is paused for %(num)s second, for every phone on this network.",
         "%(tries)s wrong tries in a minute from this network: the passcode is paused for %(num)s seconds, for every phone on this network.",

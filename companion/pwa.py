@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, url_for
-
 from flask_babel import gettext
 
 from .assets import HTMX_FILE, asset_url, file_version

@@ -13,9 +13,10 @@ from babel.lists import format_list
 from flask import Blueprint, render_template, request
 from flask_babel import format_decimal
 
+from . import kinds
 from .extensions import db
 from .i18n import language, say
-from .models import BLACK_SPY, Game
+from .models import Game
 from .rules import black_spy as bs
 from .rules import spy as sr
 
@@ -106,7 +107,7 @@ def black_spy() -> str:
 
 def _game_of(game_id: str | None) -> Game | None:
     game = db.session.get(Game, game_id) if game_id else None
-    return game if game is not None and game.kind == BLACK_SPY else None
+    return game if game is not None and kinds.of(game).reference == "reference.black_spy" else None
 
 
 def differences(rules: bs.RuleSet, standard: bs.RuleSet) -> frozenset[str]:

@@ -25,7 +25,7 @@ ROWS = sp.MAX_PLAYERS
 
 
 @bp.record_once
-def pad_sizes(state) -> None:  # noqa: ANN001  (flask's BlueprintSetupState)
+def pad_sizes(state) -> None:
     # the numbers its forms show, from the rules; and its setup row, for a list line
     state.app.jinja_env.globals.update(
         SCOREPAD_PLAYERS=(sp.MIN_PLAYERS, sp.MAX_PLAYERS), SCOREPAD_MAX_TARGET=sp.MAX_TARGET, pad_of=pad_of

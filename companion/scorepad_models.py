@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 from .models import Game, utcnow
 from .rules import scorepad as sp
-
 
 SCOREPAD = "scorepad"
 
@@ -76,9 +76,7 @@ def state_of(game: Game) -> sp.ScorepadState:
 
 def new_scorepad_game(setup: sp.Setup, entries: list[sp.Entry] | tuple[sp.Entry, ...] = (), seen: datetime | None = None) -> tuple[Game, Scorepad]:
     """A score pad game's rows, seated as the setup says."""
-    from .models import Seat, player_named
-
-    from .models import new_public_id
+    from .models import Seat, new_public_id, player_named
 
     # the id is known now, so the pad and its inputs can name their game before the flush
     game = Game(id=new_public_id(), kind=SCOREPAD, first_seat=0)

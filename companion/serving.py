@@ -8,6 +8,7 @@ the migrations, makes the certificates, prints where to go, and supervises both.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import io
 import os
@@ -15,7 +16,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import segno
 
@@ -36,10 +36,8 @@ def die_with_parent(sig: int = signal.SIGTERM) -> None:
     """
     if not sys.platform.startswith("linux"):
         return
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
 
 
 def addresses(host: str, port: int, scheme: str) -> list[tuple[str, str]]:
@@ -108,6 +106,9 @@ def granian_command(host: str, port: int, threads: int, workers: int, material: 
         "--host", host,
         "--port", str(port),
         "--workers", str(workers),
+        # a worker that will not stop when asked (a request stuck on a lock) is killed after
+        # this long, so a stopped server frees its port promptly
+        "--workers-kill-timeout", "3",
         "--blocking-threads", str(threads),
         "--log-level", "warning",
         "--no-access-log",
@@ -128,7 +129,8 @@ def run(instance: str, host: str, port: int, secure: int | None, material: tls.M
     commands = [granian_command(host, port, threads, workers, None)]
     if secure is not None and material is not None:
         commands.append(granian_command(host, secure, threads, workers, material))
-    children = [subprocess.Popen(command, env=env, preexec_fn=die_with_parent) for command in commands]
+    # preexec_fn is unsafe only in a process with threads; this supervisor starts none
+    children = [subprocess.Popen(command, env=env, preexec_fn=die_with_parent) for command in commands]  # noqa: PLW1509
 
     stopping = False
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
+import contextlib
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -16,24 +16,23 @@ from flask import (
     request,
     url_for,
 )
-from sqlalchemy import select
 
 from . import kinds, service, spy_codec
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .games import json_download, new_game_page
-from .models import SPY, Game, SpyTurn, game_of_kind
-from .service import Outcome
 from .i18n import say
+from .models import SPY, Game, SpyTurn, game_of_kind
 from .rules import N_, RulesError
 from .rules import spy as rules
+from .service import Outcome
 
 bp = Blueprint("spy", __name__, url_prefix="/spy")
 
 
 @bp.record_once
-def table_sizes(state) -> None:  # noqa: ANN001  (flask's BlueprintSetupState)
+def table_sizes(state) -> None:
     state.app.jinja_env.globals.update(
         SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS), SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES
     )
@@ -55,8 +54,7 @@ def create() -> Response | tuple[str, int]:
     chosen = form.get("first_player", "draw")
     try:
         if chosen == "draw":
-            # the table draws for who goes first; a uniform pick is the same thing
-            first = filled[secrets.randbelow(len(filled))] if filled else 0
+            first = rules.draw_first(filled)
         else:
             first = _int(chosen, "first_player", N_("Pick who plays first."))
         places = None
@@ -112,14 +110,8 @@ def _preview(state: rules.SpyState, values: Mapping[str, str]) -> dict[str, Any]
     player = state.to_play
     move = rules.move_from_form(values)
     seen = rules.after_move(state, player, move) if move is not None else state
-    mirror = {}
-    if state.setup.tracking:
-        mirror = {seat: rules.looked_at(seen, player, seat) for seat in seen.remaining if seat != player}
-    look = rules.look_from_form(values.get("look"))
-    if look is not None and state.setup.tracking and (look[0] not in mirror or mirror[look[0]] != look[1]):
-        # a card picked before the Spy moved is not the one it looks at now: the form
-        # must not ask about it, nor send it; the table picks the card the Spy sees
-        look = None
+    mirror = rules.mirror(seen, player)
+    look = rules.current_look(seen, player, rules.look_from_form(values.get("look")))
     answers: tuple[rules.Answer, ...] = ()
     if look is not None:
         answers = rules.possible_answers(seen, player, *look)
@@ -145,10 +137,8 @@ def record_turn(game_id: str) -> Response:
         return render_game(game, state, message=error.message, status=409)
     except RulesError as error:
         preview: dict[str, Any] = {}
-        try:
+        with contextlib.suppress(RulesError):
             preview = _preview(state, form)
-        except RulesError:
-            pass
         return render_game(game, state, values=form, errors=error.errors, status=422, **preview)
     row = SpyTurn()
     row.set_turn(turn)

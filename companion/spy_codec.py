@@ -10,8 +10,7 @@ from typing import Any, ClassVar
 from .codecs import Bad, field_of, listed, names, one_of, parse_id, parse_time, shown, timestamp, whole
 from .kinds import Rows
 from .models import SPY, Game, KeptFigures, SpyTurn
-from .rules import N_, Nn_, files
-from .rules import spy
+from .rules import N_, Nn_, files, spy
 
 
 @dataclass(frozen=True)

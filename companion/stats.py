@@ -11,15 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Connection, and_, case, delete, func, insert, literal, select
 from sqlalchemy.orm import aliased
 
 from .extensions import db
 from .models import BLACK_SPY, SPY, DealScore, Game, Player, PlayerDay, RivalDay, Seat
+from .rules import black_spy as bs
 
-# a deal in which a player took this many raw points or more counts as "heavy"
-HEAVY_DEAL = 30
+# a deal of this many raw points or more counts as "heavy" (a Black Spy figure, from its rules)
+HEAVY_DEAL = bs.HEAVY_DEAL
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class Period:
     start: date | None = None
     end: date | None = None  # inclusive
 
-    def days(self, column):  # noqa: ANN001, ANN201
+    def days(self, column):
         conditions = []
         if self.start is not None:
             conditions.append(column >= self.start)
@@ -64,7 +66,7 @@ class HeadToHead:
     level: int
 
 
-def _count(condition):  # noqa: ANN001, ANN202
+def _count(condition):
     return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
 
 
@@ -109,7 +111,7 @@ def rebuild_all(connection: Connection | None = None) -> None:
     _rebuild(None, None, (connection or db.session).execute)
 
 
-def _rebuild(day: date | None, players: set[int] | None, run: Callable = None) -> None:  # type: ignore[assignment]
+def _rebuild(day: date | None, players: set[int] | None, run: Callable[..., Any] | None = None) -> None:
     """Delete and recount the buckets of one day's players, or all of them."""
     run = run or db.session.execute
     if day is None:

@@ -18,7 +18,7 @@ import socket
 import tempfile
 import uuid
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -148,10 +148,8 @@ def _normal(name: str) -> str:
         # a certificate holds no zone, so fe80::1%eth0 is written as fe80::1
         return str(address).split("%")[0]
     text = text.lower().rstrip(".")
-    try:
+    with suppress(UnicodeError):
         text = text.encode("idna").decode("ascii")
-    except UnicodeError:
-        pass
     if not DNS_NAME.fullmatch(text) or len(text) > 253:
         raise ValueError(f"{name!r} is neither a host name nor an IP address")
     return text
@@ -159,9 +157,9 @@ def _normal(name: str) -> str:
 
 def _unique(names: Iterable[str]) -> list[str]:
     unique: list[str] = []
-    for name in names:
-        if name.strip():
-            name = _normal(name)
+    for given in names:
+        if given.strip():
+            name = _normal(given)
             if name not in unique:
                 unique.append(name)
     return unique

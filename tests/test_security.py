@@ -36,9 +36,12 @@ def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
         from companion.extensions import db
 
         watch = db.session.get(Game, spy_game).watch_id
+    pad = client.post("/scorepad/new", data={"pad-name": "Golf", "pad-player-0": "Ana", "pad-player-1": "Ben"})
+    assert pad.status_code == 303
     return {
         "black_spy:game_id": black_spy,
         "spy:game_id": spy_game,
+        "scorepad:game_id": pad.location.rsplit("/", 1)[1],
         "number": "1",
         "player_id": "1",
         "watch_id": watch,

@@ -117,4 +117,4 @@ class RulesError(ValueError):
         return cls(next(iter(errors.values())), errors)
 
 
-__all__ = ["Either", "Message", "N_", "Nn_", "RulesError"]
+__all__ = ["N_", "Either", "Message", "Nn_", "RulesError"]

@@ -24,8 +24,9 @@ from types import MappingProxyType
 from . import N_, Nn_, RulesError
 from .players import name_problem
 
-MAX_NAME_LENGTH = 40
 MAX_END_VALUE = 10_000
+# a deal in which a player took this many raw points or more counts as "heavy" in the statistics
+HEAVY_DEAL = 30
 
 # the deck never changes between rule sets; only what its cards are worth does
 DECK_SIZE = 60
@@ -240,6 +241,8 @@ CLASSIC = RuleSet(
 )
 
 PRESETS: Mapping[Preset, RuleSet] = _frozen({Preset.STANDARD: STANDARD, Preset.CLASSIC: CLASSIC})
+# the rule set a game has when nobody picks one (and a game stored before presets had)
+DEFAULT_PRESET = Preset.STANDARD
 
 
 def rule_set(
@@ -299,6 +302,10 @@ class Setup:
 
     def seat_of(self, name: str) -> int:
         return self.players.index(name)
+
+    def left_of(self, seat: int) -> int:
+        """The seat on this one's left (play goes clockwise): the dealer deals to it first."""
+        return (seat + 1) % self.size
 
 
 def new_setup(

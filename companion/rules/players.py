@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from . import Message, N_, Nn_, RulesError
+from . import N_, Message, Nn_, RulesError
 
 MAX_NAME_LENGTH = 40
 

@@ -252,6 +252,23 @@ def entries_from(rounds: Sequence[Mapping[str, int]], players: Sequence[str], en
 
 
 __all__ = [
-    "End", "Entry", "MAX_PLAYERS", "MAX_POINTS", "MAX_ROUNDS", "MAX_TARGET", "MIN_PLAYERS", "PlayedRound", "Round",
-    "ScorepadState", "Setup", "check_round", "edit", "entries_from", "new_setup", "parse_points", "record", "replay", "undo",
+    "MAX_PLAYERS",
+    "MAX_POINTS",
+    "MAX_ROUNDS",
+    "MAX_TARGET",
+    "MIN_PLAYERS",
+    "End",
+    "Entry",
+    "PlayedRound",
+    "Round",
+    "ScorepadState",
+    "Setup",
+    "check_round",
+    "edit",
+    "entries_from",
+    "new_setup",
+    "parse_points",
+    "record",
+    "replay",
+    "undo",
 ]

@@ -33,12 +33,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from . import Either, Message, N_, Nn_, RulesError
+from . import N_, Either, Message, Nn_, RulesError
 from .players import name_problem
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
-MAX_NAME_LENGTH = 40
 
 DECK_SIZE = 30
 SPIES_PER_BASE = 1
@@ -812,3 +811,31 @@ def turn_from_form(state: SpyState, form: Mapping[str, str]) -> Turn:
         except ValueError:
             raise RulesError.about("answer", N_("Choose what the spied-on player answered.")) from None
     return Turn(player=player, move=move, spy=SpyAction(target=target, card=card, answer=answer))
+
+
+def mirror(state: SpyState, player: int) -> dict[int, int | None]:
+    """Which card of each opponent's base the player's Spy looks at, when the table tracks
+    the Spies (empty when it does not)."""
+    if not state.setup.tracking:
+        return {}
+    return {seat: looked_at(state, player, seat) for seat in state.remaining if seat != player}
+
+
+def current_look(state: SpyState, player: int, look: tuple[int, int | None] | None) -> tuple[int, int | None] | None:
+    """The card the table picked, if the player's Spy looks at it now.
+
+    A card picked before the Spy moved is not the one it looks at: the form must not ask
+    about it, nor send it; the table picks the card the Spy sees.
+    """
+    if look is None or not state.setup.tracking:
+        return look
+    seen = mirror(state, player)
+    return look if look[0] in seen and seen[look[0]] == look[1] else None
+
+
+def draw_first(rows: Sequence[int]) -> int:
+    """The table draws for who plays first: ties are drawn again until one is highest, so a
+    uniform pick of one of the seated rows is the same thing."""
+    import secrets
+
+    return rows[secrets.randbelow(len(rows))] if rows else 0
