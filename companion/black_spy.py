@@ -6,18 +6,9 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    flash,
-    get_flashed_messages,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
 
 from . import black_spy_codec, kinds, service, sharing
 from .charts import score_chart
@@ -143,7 +134,7 @@ def _deal_number(text: str) -> int | None:
 def _changed_elsewhere(game: Game, state: bs.GameState, mode: str, form: Mapping[str, str], meant: int | None) -> Response:
     """Another phone wrote this game first: say what it did, and keep what this phone typed."""
     if meant is not None and len(state.deals) >= meant:
-        if state.finished:
+        if state.finished or state.next is None:
             message = N_(
                 "Deal %(number)s was just recorded from another phone, and the game is over; yours was not recorded.",
                 number=meant,
@@ -155,7 +146,7 @@ def _changed_elsewhere(game: Game, state: bs.GameState, mode: str, form: Mapping
             number=meant,
             next=state.next.number,
         )
-    elif state.finished:
+    elif state.finished or state.next is None:
         message = N_("Another phone changed this game just now and it is over; nothing you typed was recorded.")
         return render_game(game, state, mode=mode, message=message, status=409)
     else:
@@ -232,7 +223,7 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
         deal = game.deals[number - 1]
         return _edit_page(game, game.state(), deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     flash(say(N_("Deal %(number)s changed; every total after it follows.", number=number)))
-    if state.finished and not after.finished:
+    if state.finished and not after.finished and after.next is not None:
         reopened = N_(
             "The game is open again: no total reaches %(end)s now, so deal %(next)s is to play.",
             end=after.end_value,
@@ -439,8 +430,9 @@ def _after_write(game: Game, message: str, mode: str = POINTS) -> Response:
     if htmx:
         return render_game(game, game.state(), mode=mode, message=message)
     flash(say(message))
-    query = {"mode": CARDS} if mode == CARDS else {}
-    return redirect(url_for("black_spy.show", game_id=game.id, **query), code=303)
+    if mode == CARDS:
+        return redirect(url_for("black_spy.show", game_id=game.id, mode=CARDS), code=303)
+    return redirect(url_for("black_spy.show", game_id=game.id), code=303)
 
 
 KIND = kinds.GameKind(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any, ClassVar
 
 from .codecs import Bad, field_of, listed, names, optional, parse_id, parse_time, shown, spreadsheet_text, timestamp, whole
@@ -46,7 +47,7 @@ def to_json(game: Game) -> dict[str, Any]:
     names = game.player_names
     state = game.state()
     rules = state.setup.rules
-    deals = []
+    deals: list[dict[str, Any]] = []
     for deal in game.deals:
         if deal.cards is not None:
             deals.append({"cards": dict(zip(names, deal.cards, strict=True)), "shooter": None})
@@ -149,10 +150,10 @@ def _parse_entry(deal: Any, players: tuple[str, ...]) -> bs.DealEntry:
             taken.append(
                 cards_from_json(
                     {
-                        "black_spies": whole(row.get("black_spies", 0), lambda name=name: field_of(name, "black_spies")),
-                        "low_blacks": whole(row.get("low_blacks", 0), lambda name=name: field_of(name, "low_blacks")),
-                        "high_blacks": [whole(card, lambda name=name: field_of(name, "high_blacks")) for card in high],
-                        "coloured_spies": whole(row.get("coloured_spies", 0), lambda name=name: field_of(name, "coloured_spies")),
+                        "black_spies": whole(row.get("black_spies", 0), partial(field_of, name, "black_spies")),
+                        "low_blacks": whole(row.get("low_blacks", 0), partial(field_of, name, "low_blacks")),
+                        "high_blacks": [whole(card, partial(field_of, name, "high_blacks")) for card in high],
+                        "coloured_spies": whole(row.get("coloured_spies", 0), partial(field_of, name, "coloured_spies")),
                     }
                 )
             )
@@ -164,7 +165,7 @@ def _parse_entry(deal: Any, players: tuple[str, ...]) -> bs.DealEntry:
     if shooter is not None and (not isinstance(shooter, str) or shooter not in players):
         raise Bad(N_("the shooter %(name)s is not a player", name=shown(shooter)))
     return bs.PointsEntry(
-        raw=tuple(whole(raw[name], lambda name=name: field_of(name, "points")) for name in players),
+        raw=tuple(whole(raw[name], partial(field_of, name, "points")) for name in players),
         shooter=None if shooter is None else players.index(shooter),
     )
 

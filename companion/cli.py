@@ -74,7 +74,7 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
 
     from . import serving, tls
 
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy: the app itself, to hand to the server
     secure = https_port_option(https_port)
     upgrade(directory=app.extensions["migrate"].directory)
     material = None

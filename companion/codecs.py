@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Any
 
 from .models import PUBLIC_ID_ALPHABET, PUBLIC_ID_LENGTH, Game
@@ -38,7 +39,7 @@ def timestamp(moment: datetime) -> str:
 class Bad(ValueError):
     """One thing wrong with a game in a file, as a message for the reader."""
 
-    def __init__(self, message: Message) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
@@ -54,7 +55,7 @@ def field_of(name: str, field: str) -> Message:
     return N_("%(name)s's %(field)s", name=name, field=field)
 
 
-def about_game(index: int, game_id: str | None, problem: Message) -> Message:
+def about_game(index: int, game_id: str | None, problem: str) -> Message:
     if game_id is None:
         return N_("Game %(number)s: %(problem)s", number=index, problem=problem)
     return N_("Game %(number)s (%(id)s): %(problem)s", number=index, id=game_id, problem=problem)
@@ -80,9 +81,9 @@ def optional(value: Any, kind: type, what: str) -> Any:
     return value
 
 
-def one_of(value: Any, choices: type[Any]) -> bool:
+def one_of(value: Any, choices: type[Enum]) -> bool:
     """Whether a value from the file is one of an enum's values (a list or object is not)."""
-    return isinstance(value, str) and value in set(choices)
+    return isinstance(value, str) and value in {member.value for member in choices}
 
 
 def names(data: dict[str, Any]) -> list[str]:

@@ -1,5 +1,7 @@
 """Flask extensions, created unbound and bound to an app in create_app."""
 
+from typing import TYPE_CHECKING
+
 from flask_compress import Compress
 from flask_htmx import HTMX
 from flask_limiter import Limiter
@@ -15,6 +17,11 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+# the models' base class: Flask-SQLAlchemy's, which a type checker sees as the declarative base it extends
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 migrate = Migrate()
 htmx = HTMX()
 csrf = CSRFProtect()

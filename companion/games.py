@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from sqlalchemy import select
+from werkzeug.wrappers import Response
 
 from . import exchange, kinds
 from .extensions import db

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import selectinload
+from werkzeug.wrappers import Response
 
 from . import kinds
 from .extensions import db

@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from babel.lists import format_list
 from babel.numbers import format_decimal as babel_format_decimal
 from babel.support import NullTranslations
-from flask import Blueprint, Flask, Response, current_app, flash, g, has_app_context, redirect, request
+from flask import Blueprint, Flask, current_app, flash, g, has_app_context, redirect, request
 from flask_babel import Babel, format_datetime, get_locale, get_translations, gettext
+from werkzeug.wrappers import Response
 
 from .passcode import safe_next
 from .rules import Either, Message
@@ -111,7 +112,7 @@ def _said_param(value: Any) -> Any:
     if isinstance(value, Message):
         return say(value)
     if isinstance(value, list | tuple):
-        style = "or" if isinstance(value, Either) else "standard"
+        style: Literal["or", "standard"] = "or" if isinstance(value, Either) else "standard"
         return format_list([str(_said_param(item)) for item in value], style=style, locale=language())
     if isinstance(value, int) and not isinstance(value, bool):
         return format_decimal(value)
@@ -142,7 +143,7 @@ def init_app(app: Flask, translations: str) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = translations
     babel.init_app(app, locale_selector=select_locale)
     # flask-babel's template gettext finds the catalogue anew on every string; these find it once per request
-    app.jinja_env.install_gettext_callables(
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n, which Flask-Babel loads
         gettext=lambda text: catalogue().ugettext(text),
         ngettext=lambda singular, plural, count: catalogue().ungettext(singular, plural, count),
         newstyle=True,

@@ -30,9 +30,15 @@ class Input(Protocol):
     """One game of a file, checked whole by its kind's rules and ready to store."""
 
     kind: ClassVar[str]  # the key of the kind that parsed it
-    id: str | None
-    created_at: datetime | None
-    id_replaced: bool
+
+    @property
+    def id(self) -> str | None: ...
+
+    @property
+    def created_at(self) -> datetime | None: ...
+
+    @property
+    def id_replaced(self) -> bool: ...
 
     @property
     def players(self) -> tuple[str, ...]: ...

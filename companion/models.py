@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, ClassVar
+from typing import Any
 
 from flask import abort, has_request_context, request
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event, select, update
@@ -18,9 +18,12 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, validates
 from sqlalchemy.orm.exc import StaleDataError
 
-from .extensions import db
+from .extensions import Model, db
 from .rules import black_spy as bs
 from .rules import spy
+
+# the same module under a name no column shadows (SpyTurn has a column called spy)
+from .rules import spy as spy_rules
 from .rules.players import MAX_NAME_LENGTH
 
 PUBLIC_ID_ALPHABET = string.ascii_letters + string.digits
@@ -52,7 +55,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -79,7 +82,7 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
-class PlayerDay(db.Model):
+class PlayerDay(Model):
     """One player's figures over one day's finished games (see companion/stats.py)."""
 
     __tablename__ = "player_days"
@@ -99,7 +102,7 @@ class PlayerDay(db.Model):
     spy_wins: Mapped[int]
 
 
-class RivalDay(db.Model):
+class RivalDay(Model):
     """Two players' finished Black Spy games together on one day, and who finished lower."""
 
     __tablename__ = "rival_days"
@@ -113,7 +116,7 @@ class RivalDay(db.Model):
     level: Mapped[int]
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_public_id)
@@ -129,7 +132,8 @@ class Game(db.Model):
     first_seat: Mapped[int]
     # bumped on every write (the flush that writes it), which is refused if someone else bumped it first
     version: Mapped[int] = mapped_column(default=1)
-    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version}
+    # SQLAlchemy reads it off the class
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
     # spy: where each tracked Spy starts, [{"slot", "facing"}] by seat; None when untracked
     spies: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # the read-only link's id: it can be shared, and no write route accepts it
@@ -203,7 +207,7 @@ class Game(db.Model):
             places = tuple(spy.SpyPlace(place["slot"], spy.Facing(place["facing"])) for place in self.spies)
         return spy.Setup(
             players=self.player_names,
-            colours=tuple(spy.Colour(seat.colour) for seat in self.seats),
+            colours=tuple(spy.Colour(str(seat.colour)) for seat in self.seats),
             first_player=self.first_seat,
             spies=places,
         )
@@ -252,7 +256,7 @@ class GameSummary:
     next_number: int | None = None
 
 
-class Seat(db.Model):
+class Seat(Model):
     __tablename__ = "seats"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
@@ -268,7 +272,7 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship(lazy="joined")
 
 
-class Deal(db.Model):
+class Deal(Model):
     """One deal as the table entered it: raw points, or the cards each player took."""
 
     __tablename__ = "deals"
@@ -302,7 +306,7 @@ class Deal(db.Model):
             self.raw, self.shooter, self.cards = list(entry.raw), entry.shooter, None
 
 
-class DealScore(db.Model):
+class DealScore(Model):
     """One player's result in one deal, kept from the replay for statistics in SQL."""
 
     __tablename__ = "deal_scores"
@@ -317,7 +321,7 @@ class DealScore(db.Model):
     shot: Mapped[bool]
 
 
-class SpyTurn(db.Model):
+class SpyTurn(Model):
     """One turn of Spy as the table played it: a move, a spy, both or neither."""
 
     __tablename__ = "spy_turns"
@@ -335,7 +339,7 @@ class SpyTurn(db.Model):
     submission_id: Mapped[str | None] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    def turn(self) -> spy.Turn:
+    def turn(self) -> spy_rules.Turn:
         return spy.Turn(
             player=self.player,
             move=None if self.move is None else spy.Move(**self.move),
@@ -344,7 +348,7 @@ class SpyTurn(db.Model):
             ),
         )
 
-    def set_turn(self, turn: spy.Turn) -> None:
+    def set_turn(self, turn: spy_rules.Turn) -> None:
         self.player = turn.player
         self.move = None if turn.move is None else {
             "steps": turn.move.steps,
@@ -468,13 +472,11 @@ def _player_by_key(name: str) -> Player | None:
     return db.session.scalar(select(Player).where(Player.key == name_key(name)).order_by(Player.id).limit(1))
 
 
-def _insert_for(session: Session) -> Any:
+def _insert_for(session: Any) -> Any:
     """The insert that knows ON CONFLICT, in the dialect of the session's database."""
-    if session.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
 
 
 @event.listens_for(Session, "before_flush")

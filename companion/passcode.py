@@ -16,9 +16,10 @@ import os
 import time
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, current_app, make_response, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, current_app, make_response, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.wrappers import Response
 
 from .extensions import htmx, limiter
 from .rules import N_, Nn_

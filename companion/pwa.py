@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, current_app, render_template, url_for
 from flask_babel import gettext
+from werkzeug.wrappers import Response
 
 from .assets import HTMX_FILE, asset_url, file_version
 from .i18n import language

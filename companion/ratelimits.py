@@ -14,7 +14,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from limits.storage import Storage
 
@@ -24,7 +24,8 @@ SCHEME = "companion+sqlite"
 class SQLiteStorage(Storage):
     """Counters with an expiry, in a SQLite file shared by the processes of one machine."""
 
-    STORAGE_SCHEME: ClassVar[list[str]] = [SCHEME]
+    # limits finds a storage by the schemes on its class
+    STORAGE_SCHEME = [SCHEME]  # noqa: RUF012
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)

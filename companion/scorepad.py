@@ -6,7 +6,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from . import kinds, scorepad_codec, service
 from .exchange import export_file

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any, ClassVar
 
-from .codecs import Bad, listed, names, optional, parse_id, parse_time, shown, timestamp, whole
+from .codecs import Bad, field_of, listed, names, optional, parse_id, parse_time, shown, timestamp, whole
 from .kinds import Rows
 from .models import Game, KeptFigures
 from .rules import N_, Nn_, RulesError
@@ -81,7 +82,7 @@ def parse(data: dict[str, Any]) -> ScorepadInput:
     for number, row in enumerate(rounds, start=1):
         if not isinstance(row, dict) or set(row) != set(players):
             raise Bad(N_("round %(number)s must give points to exactly the players %(players)s", number=number, players=list(players)))
-        entries.append(sp.Round(tuple(whole(row[name], lambda name=name: N_("%(name)s's points", name=name)) for name in players)))
+        entries.append(sp.Round(tuple(whole(row[name], partial(field_of, name, "points")) for name in players)))
     if ended:
         entries.append(sp.End())
     try:

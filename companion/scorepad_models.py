@@ -9,14 +9,14 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
+from .extensions import Model, db
 from .models import Game, utcnow
 from .rules import scorepad as sp
 
 SCOREPAD = "scorepad"
 
 
-class Scorepad(db.Model):
+class Scorepad(Model):
     """The setup of one score pad game, beside its row in ``games``."""
 
     __tablename__ = "scorepads"
@@ -31,7 +31,7 @@ class Scorepad(db.Model):
     )
 
 
-class ScorepadEntry(db.Model):
+class ScorepadEntry(Model):
     """One input: a round's points by seat, or the end (no points)."""
 
     __tablename__ = "scorepad_entries"

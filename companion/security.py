@@ -57,7 +57,7 @@ def init_app(app: Flask) -> None:
     # one proxy in front (caddy, tailscale serve, a hosting platform) says the client's
     # scheme, host and address; without COMPANION_PROXY those headers are never believed
     if os.environ.get("COMPANION_PROXY", "").strip().lower() in ("1", "true", "yes", "on"):
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]  # wrapping wsgi_app is how werkzeug documents ProxyFix
     # COMPANION_HOSTS is written as COMPANION_TLS_NAMES is: names split by commas or spaces
     hosts = names_from_env(os.environ.get("COMPANION_HOSTS"))
     if hosts and not app.config.get("TRUSTED_HOSTS"):

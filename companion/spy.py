@@ -7,15 +7,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    flash,
-    get_flashed_messages,
-    redirect,
-    request,
-    url_for,
-)
+from flask import Blueprint, flash, get_flashed_messages, redirect, request, url_for
+from werkzeug.wrappers import Response
 
 from . import kinds, service, spy_codec
 from .exchange import export_file, new_spy_game
@@ -185,7 +178,7 @@ def _turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
 
 
 def _exposed_label(state: rules.SpyState, action: rules.SpyAction) -> str:
-    target = state.bases[action.target].exposed.get(action.card)  # type: ignore[arg-type]
+    target = state.bases[action.target].exposed.get(action.card)  # type: ignore[arg-type]  # a card of None (the Spy) is simply not found
     return target.label if target else N_("target")
 
 

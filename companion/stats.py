@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, and_, case, delete, func, insert, literal, select
+from sqlalchemy import ColumnElement, Connection, and_, case, delete, func, insert, literal, select, true
 from sqlalchemy.orm import aliased
 
 from .extensions import db
@@ -114,18 +114,20 @@ def rebuild_all(connection: Connection | None = None) -> None:
 def _rebuild(day: date | None, players: set[int] | None, run: Callable[..., Any] | None = None) -> None:
     """Delete and recount the buckets of one day's players, or all of them."""
     run = run or db.session.execute
+    in_days: ColumnElement[bool]
+    day_value: ColumnElement[Any]
     if day is None:
-        in_days, day_value = True, func.date(Game.created_at)
-        run(delete(PlayerDay).where(True if players is None else PlayerDay.player_id.in_(players)))
-        run(delete(RivalDay).where(True if players is None else RivalDay.player_id.in_(players)))
+        in_days, day_value = true(), func.date(Game.created_at)
+        run(delete(PlayerDay).where(true() if players is None else PlayerDay.player_id.in_(players)))
+        run(delete(RivalDay).where(true() if players is None else RivalDay.player_id.in_(players)))
     else:
         start = datetime.combine(day, datetime.min.time())
         in_days, day_value = and_(Game.created_at >= start, Game.created_at < start + timedelta(days=1)), literal(day)
-        run(delete(PlayerDay).where(PlayerDay.day == day, PlayerDay.player_id.in_(players)))
-        run(delete(RivalDay).where(RivalDay.day == day, RivalDay.player_id.in_(players)))
+        run(delete(PlayerDay).where(PlayerDay.day == day, PlayerDay.player_id.in_(players or ())))
+        run(delete(RivalDay).where(RivalDay.day == day, RivalDay.player_id.in_(players or ())))
     mine, theirs = aliased(Seat), aliased(Seat)
-    for_players = True if players is None else Seat.player_id.in_(players)
-    mine_players = True if players is None else mine.player_id.in_(players)
+    for_players = true() if players is None else Seat.player_id.in_(players)
+    mine_players = true() if players is None else mine.player_id.in_(players)
     winners = select(Seat.game_id, func.count().label("winners")).where(Seat.won.is_(True)).group_by(Seat.game_id).subquery()
     deal_figures = (
         select(

@@ -12,7 +12,8 @@ import ipaddress
 import os
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from flask import Blueprint, Flask, abort, current_app, render_template, request
+from werkzeug.wrappers import Response
 
 from . import tls
 

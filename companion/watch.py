@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, abort
 from sqlalchemy import select
+from werkzeug.wrappers import Response
 
 from . import kinds
 from .extensions import db

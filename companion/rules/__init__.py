@@ -29,7 +29,8 @@ class Message(str):
 
     template: str
     plural: str | None
-    count: int | None
+    # the number a plural form depends on: it shadows str.count on purpose, as gettext names it
+    count: int | None  # type: ignore[assignment]
     params: Mapping[str, Any]
     # how the edge says a message in the reader's language (companion.i18n sets it);
     # until then, English
@@ -101,10 +102,10 @@ class RulesError(ValueError):
     message beside the field it is about; ``""`` is the form as a whole.
     """
 
-    def __init__(self, message: str, errors: dict[str, str] | None = None) -> None:
+    def __init__(self, message: str, errors: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.errors = errors if errors is not None else {"": message}
+        self.errors = dict(errors) if errors is not None else {"": message}
 
     @classmethod
     def about(cls, field: str, message: str) -> RulesError:
@@ -112,7 +113,7 @@ class RulesError(ValueError):
         return cls(message, {field: message})
 
     @classmethod
-    def of(cls, errors: dict[str, str]) -> RulesError:
+    def of(cls, errors: Mapping[str, str]) -> RulesError:
         """Refuse several fields at once; the first message speaks for the form."""
         return cls(next(iter(errors.values())), errors)
 

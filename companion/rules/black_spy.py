@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from . import N_, Nn_, RulesError
+from . import N_, Message, Nn_, RulesError
 from .players import name_problem
 
 MAX_END_VALUE = 10_000
@@ -473,7 +473,7 @@ def check_points(rules: RuleSet, players: Sequence[str], raw: Sequence[int]) -> 
         )
 
 
-def _too_long(rules: RuleSet, name: str) -> str:
+def _too_long(rules: RuleSet, name: str) -> Message:
     return N_(
         "%(name)s: that number is too long to be a deal's points; a deal gives between %(least)s and %(most)s.",
         name=name,
@@ -536,7 +536,7 @@ def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | N
             raw.append(int(cleaned))
         except ValueError:
             errors[f"points-{seat}"] = N_(
-                "%(name)s: %(text)s is not a whole number.", name=players[seat], text=repr(text.strip()[:20])
+                "%(name)s: %(text)s is not a whole number.", name=players[seat], text=repr((text or "").strip()[:20])
             )
     if errors:
         raise RulesError.of(errors)
@@ -585,7 +585,7 @@ def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shoo
     spies = [_coloured_spies_in(raw[seat], spy) for seat in others]
     # when coloured spies are worth nothing their count cannot be read from the points
     whole = all(count is not None and count >= 0 for count in spies)
-    if not whole or (spy != 0 and sum(spies) != COLOURED_SPIES - taken_spies):  # type: ignore[arg-type]
+    if not whole or (spy != 0 and sum(spies) != COLOURED_SPIES - taken_spies):  # type: ignore[arg-type]  # checked just above: every count is a whole number here
         held = [N_("%(name)s's %(points)s", points=raw[seat], name=players[seat]) for seat in others]
         message = N_(
             "If %(name)s took all %(blacks)s black cards, everyone else holds only coloured Spies "

@@ -244,7 +244,7 @@ def new_setup(
     names: Sequence[str],
     colours: Sequence[str],
     first_player: int,
-    spies: Sequence[SpyPlace] | None = None,
+    spies: Sequence[SpyPlace | None] | None = None,
 ) -> Setup:
     """Seat the named players in the order given, blank rows left out.
 
@@ -271,6 +271,7 @@ def new_setup(
         for row in rows:
             place = spies[row] if row < len(spies) else None
             try:
+                # a row with no place (None) is refused below, as one with a wrong facing
                 placed.append(SpyPlace(place.slot, Facing(place.facing)))  # type: ignore[union-attr]
             except (AttributeError, ValueError):
                 errors[f"spy-{row}"] = N_("Say where this Spy stands and which way it faces.")
@@ -503,9 +504,9 @@ def _take(state: SpyState, turn: Turn) -> SpyState:
     if state.winner is not None:
         raise GameOverError(N_("The game is over: %(name)s won. No more turns.", name=names[state.winner]))
     if turn.player != state.to_play:
-        raise RulesError.about("player", N_("It is %(name)s's turn.", name=names[state.to_play]))  # type: ignore[index]
+        raise RulesError.about("player", N_("It is %(name)s's turn.", name=names[state.to_play]))  # type: ignore[index]  # a finished game is refused before this
     bases = list(state.bases)
-    out = dict(state.out)
+    out: dict[int, OutReason] = dict(state.out)
     player = turn.player
     if turn.move is not None:
         bases[player] = _moved(state, bases[player], turn.move)
@@ -515,12 +516,12 @@ def _take(state: SpyState, turn: Turn) -> SpyState:
         answer = _check_spy(moved, player, turn.spy)
         base = bases[target]
         card = turn.spy.card
-        if answer is Answer.TARGET:
+        if answer is Answer.TARGET and card is not None and base.target is not None:  # checked just above
             exposed = {**base.exposed, card: base.target}
             bases[target] = replace(base, exposed=MappingProxyType(exposed))
             if len(exposed) == len(TARGET_ORDER):
                 out[target] = OutReason.FOUND_OUT
-        elif answer is Answer.BOMB:
+        elif answer is Answer.BOMB and card is not None:  # a bomb is a card, never the Spy
             bases[target] = replace(base, lit_bombs=tuple(sorted((*base.lit_bombs, card))))
         elif answer is Answer.LIT_BOMB:
             out[player] = OutReason.BLOWN_UP
@@ -558,7 +559,7 @@ def _moved(state: SpyState, base: BaseState, move: Move) -> BaseState:
         facing = facing.turned()
     if steps:
         faced = card_at(slot, faced_slot(base.size, slot, facing))
-        if faced in base.exposed and steps not in EXPOSED_MOVES:
+        if faced is not None and faced in base.exposed and steps not in EXPOSED_MOVES:
             message = N_(
                 "%(name)s's Spy faces an exposed card (%(card)s): it moves %(least)s or %(most)s places.",
                 name=name,
@@ -731,7 +732,7 @@ def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> Me
         return N_(
             "%(name)s's only hidden Safe is the current target, %(target)s: the answer is “%(answer)s”.",
             name=them,
-            target=base.target.label,  # type: ignore[union-attr]
+            target=base.target.label,  # type: ignore[union-attr]  # asked only while a target is left
             answer=Answer.TARGET.label,
         )
     if answer is Answer.TOP_SECRET:
@@ -740,7 +741,7 @@ def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> Me
         return N_(
             "%(name)s's only hidden Top Secret is the current target, %(target)s: the answer is “%(answer)s”.",
             name=them,
-            target=base.target.label,  # type: ignore[union-attr]
+            target=base.target.label,  # type: ignore[union-attr]  # asked only while a target is left
             answer=Answer.TARGET.label,
         )
     return N_("%(name)s has no exposure target left.", name=them)
