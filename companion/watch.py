@@ -27,6 +27,10 @@ def show(watch_id: str) -> Response:
         abort(404)
     kind = kinds.of(game)
     context = {"game": game, "kind": kind, "readonly": True, **kind.live(game)}
+    # the table started a rematch: its followers are shown the way to the new game's follow page
+    context["rematch_watch"] = (
+        db.session.scalar(select(Game.watch_id).where(Game.id == game.rematch_id)) if game.rematch_id else None
+    )
     state = context["state"]
     context["poll"] = FINISHED_POLL_SECONDS if state.finished else POLL_SECONDS
     response = page_or_fragment("watch/show.html", "watch/_live.html", **context)

@@ -972,3 +972,18 @@ def test_a_name_beyond_ascii_is_the_same_player_in_any_case(client: FlaskClient,
     with app.app_context():
         names = db.session.scalars(select(Player.name)).all()
     assert sorted(names) == ["Ben", "Cy", "Əli"]
+
+
+def test_followers_of_a_finished_game_are_shown_the_way_to_its_rematch(client: FlaskClient, app: Flask) -> None:
+    from tests.helpers import post_points, start_game
+
+    game_id = start_game(client, names=("Ana", "Ben", "Cy"), end_value="50")
+    post_points(client, game_id, [60, 0, 0], shoot="none")
+    with app.app_context():
+        watch = db.session.scalar(select(Game.watch_id).where(Game.id == game_id))
+    assert "follow it" not in client.get(f"/watch/{watch}").get_data(as_text=True)
+    again = client.post(f"/black-spy/{game_id}/rematch").location.rsplit("/", 1)[1]
+    with app.app_context():
+        again_watch = db.session.scalar(select(Game.watch_id).where(Game.id == again))
+    html = client.get(f"/watch/{watch}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert f'href="/watch/{again_watch}"' in html and "The table started a rematch: follow it" in html

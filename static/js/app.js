@@ -161,6 +161,10 @@
       form.querySelector(`output[data-points-for="${seat}"]`).textContent = readable ? String(points) : "…";
       if (readable && blacks === blackCards) allBlacks = seat;
     });
+    // before the table has counted anything, the rest holds every card: that is no shoot to announce
+    const typed = [...form.querySelectorAll("input.count")].some((input) => !input.readOnly && input.value.trim() !== "")
+      || form.querySelector("fieldset[data-high] input:checked") !== null;
+    if (!typed) allBlacks = null;
     form.querySelectorAll("[data-shoot-note]").forEach((note) => { note.hidden = note.dataset.shootNote !== allBlacks; });
   }
 
@@ -245,7 +249,23 @@
       question.focus();
     }
   });
-  document.addEventListener("focusin", (event) => { if (isDealBox(event.target)) revealBox(event.target); });
+  document.addEventListener("focusin", (event) => {
+    if (!isDealBox(event.target)) return;
+    revealBox(event.target);
+    // a tap on a filled box retypes it, as a calculator's would: 25 over 20 is 25, not 2025
+    if (event.target.value) event.target.select();
+  });
+  // the name boxes of a new game: Next moves on down the seats; the form is sent by its button
+  document.addEventListener("keydown", (event) => {
+    const box = event.target;
+    if (event.key !== "Enter" || event.isComposing || !(box instanceof HTMLInputElement) || !box.form || !box.form.matches("form.new-game")) return;
+    const names = [...box.form.querySelectorAll("input[type=text]")].filter((input) => input.getClientRects().length > 0);
+    const at = names.indexOf(box);
+    if (at >= 0 && at < names.length - 1) {
+      event.preventDefault();
+      names[at + 1].focus();
+    }
+  });
   // the keyboard opening shrinks the view after the focus: show the box again above it
   if (window.visualViewport) {
     window.visualViewport.addEventListener("resize", () => {

@@ -1,0 +1,65 @@
+"""What a second new scorer tripped over, on a 390x844 phone: the name boxes' Next key, a
+filled box typed over, a cards form that announced a shoot before anything was counted,
+and a follower left behind by a rematch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.browsing import Server, enter_points, new_game, phone_context
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context = phone_context(browser)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def test_next_on_a_name_box_moves_to_the_next_seat_and_sends_nothing(phone: Page, server: Server) -> None:
+    phone.goto(f"{server.url}/new")
+    posts: list[str] = []
+    phone.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    first = phone.locator("#player-0")
+    first.fill("Ana")
+    first.press("Enter")
+    expect(phone.locator("#player-1")).to_be_focused()
+    assert posts == []
+
+
+def test_typing_into_a_filled_box_replaces_its_number(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    box = phone.locator("#points-0")
+    box.fill("20")
+    phone.locator("#points-1").click()
+    box.click()
+    phone.keyboard.type("25")
+    expect(box).to_have_value("25")
+
+
+def test_a_cards_form_with_nothing_counted_announces_no_shoot(phone: Page, server: Server) -> None:
+    game = new_game(phone, server.url)
+    phone.goto(f"{game}?mode=cards")
+    expect(phone.locator("[data-shoot-note]:visible")).to_have_count(0)
+
+
+def test_a_follower_is_shown_the_way_to_the_rematch(browser: Browser, phone: Page, server: Server) -> None:
+    game = new_game(phone, server.url, names=("Ana", "Ben", "Cy"), end_value="50")
+    # 50 reaches the house end value without asking about a shoot
+    enter_points(phone, {"Ana": 50, "Ben": 10, "Cy": 0})
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
+    follow = phone.locator("details.follow .link a").get_attribute("href")
+    follower_context = phone_context(browser)
+    follower = follower_context.new_page()
+    follower.goto(follow)
+    expect(follower.get_by_role("heading", name="Game over")).to_be_visible()
+    phone.get_by_role("button", name="Rematch: same players and seats").click()
+    expect(phone).not_to_have_url(game)
+    follower.reload()
+    expect(follower.get_by_role("link", name="The table started a rematch: follow it")).to_be_visible()
+    follower_context.close()
