@@ -216,6 +216,7 @@ def test_a_backup_restored_where_it_came_from_offers_to_skip_the_games_already_h
     refused = upload(client, content)
     html = refused.get_data(as_text=True)
     assert refused.status_code == 422 and "3 games of this file are already here" in html
+    assert "there is nothing to fix in the file" in html and "Fix them and import it again" not in html
     assert 'name="skip_existing" value="yes" checked' in html
     assert snapshot(app) == before
     response = upload(client, content, skip_existing="yes")
