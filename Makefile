@@ -48,10 +48,16 @@ messages: install
 serve: install translations
 	HOST=$(HOST) PORT=$(PORT) HTTPS_PORT=$(HTTPS_PORT) $(BIN)/companion serve
 
-# the whole suite twice: on SQLite, then on a throwaway PostgreSQL server of its own
+# parallel test workers (pytest-xdist); TEST_WORKERS=0 runs the suite in this one process
+TEST_WORKERS ?= 3
+
+# every test on SQLite, then the tests that reach a database (marked `database` by
+# tests/conftest.py) on a throwaway PostgreSQL server of their own; browser tests drive the
+# phone's view, the same on either database, so they run once. The second pass accepts
+# pytest's 5 (no test chosen): PYTEST_ARGS may name only tests without a database
 test: install-test translations
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
-	scripts/with-postgres.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	scripts/with-postgres.sh $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # the hostile-input tests with ten times their examples (minutes, not seconds): before a release
 fuzz: install-test translations

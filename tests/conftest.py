@@ -1,6 +1,8 @@
 """An app per test, each on its own copy of a freshly migrated database.
 
-SQLite by default; PostgreSQL when TEST_DATABASE_URL is set (make test runs both).
+SQLite by default; PostgreSQL when TEST_DATABASE_URL is set. make test runs every test on
+SQLite, then on PostgreSQL only the tests marked ``database``: the marker is given here to
+every test that reaches a database through these fixtures, so a new test gets it by using them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,16 @@ from flask.testing import FlaskClient
 from companion.extensions import db
 from tests.databases import Databases
 from tests.helpers import make_app
+
+# every way a test reaches a database starts from one of these (a real server's fixture
+# takes `databases`); pytest's fixture closure finds them however deep they are
+DATABASE_FIXTURES = frozenset({"databases", "database_url", "app", "client"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.database)
 
 
 @pytest.fixture(scope="session")

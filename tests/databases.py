@@ -15,8 +15,6 @@ from sqlalchemy.engine import make_url
 from companion import create_app
 from companion.extensions import db
 
-TEMPLATE = "companion_template"
-
 
 def migrate(url: str) -> None:
     """Bring the database at ``url`` up to date with the real migrations."""
@@ -32,6 +30,9 @@ class Databases:
         self.server = server if server is not None else os.environ.get("TEST_DATABASE_URL")
         self.kind = "postgresql" if self.server else "sqlite"
         self._template: str | None = None
+        # one template per Databases, so parallel workers sharing a server never build,
+        # drop or copy from each other's
+        self._template_name = f"template_{uuid.uuid4().hex[:16]}"
         self._created: list[str] = []
         self._admin = create_engine(self.server, isolation_level="AUTOCOMMIT") if self.server else None
 
@@ -58,7 +59,7 @@ class Databases:
             shutil.copy(self._template, path)
             return f"sqlite:///{path}"
         with self._admin.connect() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}"'))
+            connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{self._template}"'))
         self._created.append(name)
         return self._postgres(name)
 
@@ -68,10 +69,10 @@ class Databases:
             migrate(f"sqlite:///{path}")
             return str(path)
         with self._admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{TEMPLATE}"'))
-            connection.execute(text(f'CREATE DATABASE "{TEMPLATE}"'))
-        migrate(self._postgres(TEMPLATE))
-        return TEMPLATE
+            connection.execute(text(f'CREATE DATABASE "{self._template_name}"'))
+        self._created.append(self._template_name)
+        migrate(self._postgres(self._template_name))
+        return self._template_name
 
     def drop(self, url: str) -> None:
         name = make_url(url).database
@@ -82,7 +83,7 @@ class Databases:
         self._created.remove(name)
 
     def close(self) -> None:
-        for url in list(self._created):
-            self.drop(self._postgres(url))
+        for name in list(self._created):
+            self.drop(self._postgres(name))
         if self._admin is not None:
             self._admin.dispose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -12,10 +13,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+# below the ports the kernel hands out for outgoing connections (32768 and up on Linux), so
+# no connection takes a port between free_port() and the server binding it
+PORTS = range(20000, 32768)
+_draw = random.SystemRandom()  # hypothesis seeds the module's random; this one it leaves alone
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port nothing listens on. Each parallel worker draws from ports of its own, so two
+    servers of one run never pick the same port before either has bound it."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    while True:
+        port = _draw.randrange(PORTS.start + worker, PORTS.stop, workers)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 @dataclass

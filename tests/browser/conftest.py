@@ -6,10 +6,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.databases import Databases
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, free_port, phone_context
+
+# expect() waits 5 s by default, far below the 30 s Playwright gives every other action: a
+# page that shows the right thing late, on a machine busy with other work, is still right
+expect.set_options(timeout=20_000)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
