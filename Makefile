@@ -7,7 +7,7 @@ PORT ?= 8000
 # the secure address beside the plain one; HTTPS_PORT=off for none
 HTTPS_PORT ?= 8443
 
-.PHONY: serve test fuzz install install-test system-packages translations messages clean
+.PHONY: serve test lint fuzz install install-test system-packages translations messages clean
 
 # the app reads compiled catalogues (.mo); they are built from the .po files, never committed
 CATALOGUES := $(wildcard translations/*/LC_MESSAGES/messages.po)
@@ -55,9 +55,15 @@ TEST_WORKERS ?= 3
 # tests/conftest.py) on a throwaway PostgreSQL server of their own; browser tests drive the
 # phone's view, the same on either database, so they run once. The second pass accepts
 # pytest's 5 (no test chosen): PYTEST_ARGS may name only tests without a database
-test: install-test translations
+test: install-test translations lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 	scripts/with-postgres.sh $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# the style (ruff: lint and format) and the types (mypy) of the package, as pyproject.toml configures them
+lint: install-test
+	$(BIN)/ruff check companion
+	$(BIN)/ruff format --check companion
+	$(BIN)/mypy
 
 # the hostile-input tests with ten times their examples (minutes, not seconds): before a release
 fuzz: install-test translations

@@ -28,9 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_options = {**app.jinja_options, "finalize": say}
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=os.environ.get(
-            "DATABASE_URL", f"sqlite:///{Path(app.instance_path) / 'companion.sqlite3'}"
-        ),
+        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL", f"sqlite:///{Path(app.instance_path) / 'companion.sqlite3'}"),
         # static urls carry a content hash, so a year of caching never serves stale css
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,

@@ -42,7 +42,6 @@ class BlackSpyInput:
         return self.setup.players
 
 
-
 def to_json(game: Game) -> dict[str, Any]:
     names = game.player_names
     state = game.state()
@@ -107,10 +106,19 @@ def derived_json(state: bs.GameState, rules: bs.RuleSet) -> dict[str, Any]:
     }
 
 
-
 CSV_COLUMNS = (
-    "game_id", "date", "rule_set", "deal", "dealer", "pass", "player", "seat",
-    "raw_points", "score", "running_total", "shooter",
+    "game_id",
+    "date",
+    "rule_set",
+    "deal",
+    "dealer",
+    "pass",
+    "player",
+    "seat",
+    "raw_points",
+    "score",
+    "running_total",
+    "shooter",
 )
 
 
@@ -125,9 +133,17 @@ def csv_rows(games: Iterable[Game]) -> Iterable[list[Any]]:
         for deal in state.deals:
             for seat, name in enumerate(players):
                 yield [
-                    game.id, game.created_at.date().isoformat(), rule_set, deal.number,
-                    spreadsheet_text(players[deal.info.dealer]), deal.info.pass_.value, spreadsheet_text(name), seat + 1,
-                    deal.raw[seat], deal.scores[seat], deal.totals[seat],
+                    game.id,
+                    game.created_at.date().isoformat(),
+                    rule_set,
+                    deal.number,
+                    spreadsheet_text(players[deal.info.dealer]),
+                    deal.info.pass_.value,
+                    spreadsheet_text(name),
+                    seat + 1,
+                    deal.raw[seat],
+                    deal.scores[seat],
+                    deal.totals[seat],
                     "yes" if deal.shooter == seat else "no",
                 ]
 
@@ -189,7 +205,9 @@ def parse(data: dict[str, Any]) -> BlackSpyInput:
     if setup.players != tuple(players):
         raise Bad(N_("player names must be trimmed and distinct"))
     deals = listed(
-        data, "deals", files.MAX_DEALS,
+        data,
+        "deals",
+        files.MAX_DEALS,
         Nn_("a game may have at most %(num)s deal", "a game may have at most %(num)s deals", files.MAX_DEALS),
     )
     entries = []
@@ -214,20 +232,31 @@ def parse(data: dict[str, Any]) -> BlackSpyInput:
     )
 
 
-
-
-
 def rows(item: BlackSpyInput, game_id: str, created: datetime) -> Rows:
     """The rows of one checked game of a file, for a bulk import."""
     deals = []
     for number, entry in enumerate(item.entries, start=1):
         stored = Deal(number=number)
         stored.set_entry(entry)
-        deals.append({"game_id": game_id, "number": number, "raw": stored.raw, "cards": stored.cards,
-                      "shooter": stored.shooter, "created_at": created, "submission_id": None})
+        deals.append(
+            {
+                "game_id": game_id,
+                "number": number,
+                "raw": stored.raw,
+                "cards": stored.cards,
+                "shooter": stored.shooter,
+                "created_at": created,
+                "submission_id": None,
+            }
+        )
     return Rows(
-        game={"preset": item.preset, "end_value": item.end_value, "shoot_rule": item.shoot_rule,
-              "first_lead": item.first_lead, "first_seat": item.setup.first_dealer},
+        game={
+            "preset": item.preset,
+            "end_value": item.end_value,
+            "shoot_rule": item.shoot_rule,
+            "first_lead": item.first_lead,
+            "first_seat": item.setup.first_dealer,
+        },
         tables={Deal: deals, DealScore: [{"game_id": game_id, **score} for score in figures(item.state).scores]},
     )
 

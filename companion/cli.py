@@ -172,7 +172,9 @@ def backup_command(file: Path) -> None:
         # read-only: a mistyped path must not leave an empty database behind
         source = sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            _has_companion_tables(lambda: {row[0] for row in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}, url)
+            _has_companion_tables(
+                lambda: {row[0] for row in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}, url
+            )
             target = sqlite3.connect(file)
             try:
                 with target:
@@ -180,7 +182,9 @@ def backup_command(file: Path) -> None:
             finally:
                 target.close()
         except sqlite3.DatabaseError as error:
-            raise click.ClickException(f"{url.database} is not a database the companion can read ({error}). Nothing was backed up.") from None
+            raise click.ClickException(
+                f"{url.database} is not a database the companion can read ({error}). Nothing was backed up."
+            ) from None
         finally:
             source.close()
         click.echo(f"Backed up the SQLite database to {file}.")

@@ -142,6 +142,3 @@ def parse_time(value: Any) -> datetime | None:
     if not EARLIEST <= moment < LATEST:
         raise Bad(N_("created_at %(value)s is not a time a game was played", value=shown(value)))
     return moment
-
-
-

@@ -121,10 +121,16 @@ def read_json(raw: bytes) -> Any:
     except _Duplicate as error:
         raise ImportRefused([N_("The file gives %(key)s twice in one object; say it once.", key=shown(str(error)))]) from None
     except _TooLong as error:
-        raise ImportRefused([
-            N_("The file has a number of %(digits)s digits (%(start)s…); no figure of a game has more than %(most)s.",
-               digits=len(str(error)), start=str(error)[:12], most=files.MAX_DIGITS)
-        ]) from None
+        raise ImportRefused(
+            [
+                N_(
+                    "The file has a number of %(digits)s digits (%(start)s…); no figure of a game has more than %(most)s.",
+                    digits=len(str(error)),
+                    start=str(error)[:12],
+                    most=files.MAX_DIGITS,
+                )
+            ]
+        ) from None
     except RecursionError:
         raise ImportRefused([_too_deep()]) from None
     except (UnicodeDecodeError, ValueError):
@@ -159,10 +165,15 @@ def parse_file(data: Any) -> list[kinds.Input]:
     if not isinstance(games, list):
         raise ImportRefused([N_('The file has no "games" list.')])
     if len(games) > files.MAX_GAMES:
-        raise ImportRefused([
-            N_("The file holds %(games)s games; one file may hold at most %(most)s. Split it and import each part.",
-               games=len(games), most=files.MAX_GAMES)
-        ])
+        raise ImportRefused(
+            [
+                N_(
+                    "The file holds %(games)s games; one file may hold at most %(most)s. Split it and import each part.",
+                    games=len(games),
+                    most=files.MAX_GAMES,
+                )
+            ]
+        )
     problems: list[Message] = []
     parsed: list[kinds.Input] = []
     seen: set[str] = set()
@@ -171,7 +182,11 @@ def parse_file(data: Any) -> list[kinds.Input]:
         game_id = None
         if isinstance(game, dict) and game.get("id") is not None:
             raw_id = game["id"]
-            game_id = raw_id if isinstance(raw_id, str) and raw_id.isascii() and raw_id.isalnum() and len(raw_id) <= 32 else shown(raw_id)
+            game_id = (
+                raw_id
+                if isinstance(raw_id, str) and raw_id.isascii() and raw_id.isalnum() and len(raw_id) <= 32
+                else shown(raw_id)
+            )
         try:
             if not isinstance(game, dict):
                 raise Bad(N_("a game must be an object"))
@@ -231,19 +246,34 @@ def store(items: Sequence[kinds.Input], skip_existing: bool = False) -> Imported
         created = item.created_at or now
         figures = kind.figures(item.state)
         made = kind.rows(item, game_id, created)
-        games.append({
-            **dict.fromkeys(GAME_COLUMNS),
-            "id": game_id, "kind": kind.key, "created_at": created, "updated_at": now, "first_seat": 0, "version": 1,
-            "watch_id": new_public_id(), "finished": figures.finished, "rounds": figures.rounds,
-            "next_seat": figures.next_seat, **made.game,
-        })
+        games.append(
+            {
+                **dict.fromkeys(GAME_COLUMNS),
+                "id": game_id,
+                "kind": kind.key,
+                "created_at": created,
+                "updated_at": now,
+                "first_seat": 0,
+                "version": 1,
+                "watch_id": new_public_id(),
+                "finished": figures.finished,
+                "rounds": figures.rounds,
+                "next_seat": figures.next_seat,
+                **made.game,
+            }
+        )
         for position, name in enumerate(item.players):
-            seats.append({
-                **dict.fromkeys(SEAT_COLUMNS),
-                "game_id": game_id, "position": position, "player_id": players[name],
-                "total": figures.totals[position], "won": figures.won[position],
-                **(made.seats[position] if made.seats else {}),
-            })
+            seats.append(
+                {
+                    **dict.fromkeys(SEAT_COLUMNS),
+                    "game_id": game_id,
+                    "position": position,
+                    "player_id": players[name],
+                    "total": figures.totals[position],
+                    "won": figures.won[position],
+                    **(made.seats[position] if made.seats else {}),
+                }
+            )
         for model, rows in made.tables.items():
             tables.setdefault(model, []).extend(rows)
     for model, rows in ((Game, games), (Seat, seats), *tables.items()):
@@ -267,9 +297,7 @@ def new_spy_game(setup: spy.Setup, turns: Sequence[spy.Turn] = (), seen: datetim
     game = Game(
         kind=SPY,
         first_seat=setup.first_player,
-        spies=None if setup.spies is None else [
-            {"slot": place.slot, "facing": place.facing.value} for place in setup.spies
-        ],
+        spies=None if setup.spies is None else [{"slot": place.slot, "facing": place.facing.value} for place in setup.spies],
     )
     game.seats = [
         Seat(position=seat, player=player_named(name, seen), colour=colour.value)
@@ -322,6 +350,14 @@ def import_file(data: Any, skip_existing: bool = False) -> Imported:
 
 
 __all__ = [
-    "FORMAT", "ImportRefused", "Imported", "cards_to_json", "export_file", "game_to_json", "import_bytes", "import_file",
-    "parse_file", "read_json",
+    "FORMAT",
+    "ImportRefused",
+    "Imported",
+    "cards_to_json",
+    "export_file",
+    "game_to_json",
+    "import_bytes",
+    "import_file",
+    "parse_file",
+    "read_json",
 ]

@@ -109,16 +109,21 @@ def imported_messages(imported: exchange.Imported) -> list[Message]:
     """What an import tells the table, in the order it matters."""
     said = [Nn_("Imported %(num)s game.", "Imported %(num)s games.", len(imported.games))]
     if imported.skipped:
-        said.append(Nn_(
-            "%(num)s game was already here and was skipped.", "%(num)s games were already here and were skipped.",
-            imported.skipped,
-        ))
+        said.append(
+            Nn_(
+                "%(num)s game was already here and was skipped.",
+                "%(num)s games were already here and were skipped.",
+                imported.skipped,
+            )
+        )
     if imported.new_ids:
-        said.append(Nn_(
-            "%(num)s game had an id too short or malformed to keep private and was given a new one: its old links do not work here.",
-            "%(num)s games had ids too short or malformed to keep private and were given new ones: their old links do not work here.",
-            imported.new_ids,
-        ))
+        said.append(
+            Nn_(
+                "%(num)s game had an id too short or malformed to keep private and was given a new one: its old links do not work here.",
+                "%(num)s games had ids too short or malformed to keep private and were given new ones: their old links do not work here.",
+                imported.new_ids,
+            )
+        )
     return said
 
 

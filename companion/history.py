@@ -146,9 +146,7 @@ def rename(player_id: int) -> Response:
     person = db.get_or_404(Player, player_id)
     try:
         name = clean_name(request.form.get("name", ""))
-        clash = db.session.scalar(
-            select(Player).where(Player.key == name_key(name), Player.id != person.id).limit(1)
-        )
+        clash = db.session.scalar(select(Player).where(Player.key == name_key(name), Player.id != person.id).limit(1))
         if clash is not None:
             raise RulesError.about("name", N_("There is already a player called %(name)s.", name=clash.name))
     except RulesError as error:

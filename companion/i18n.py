@@ -171,7 +171,6 @@ def init_app(app: Flask, translations: str) -> None:
         return response
 
 
-
 @bp.post("/language")
 def choose() -> Response:
     """Keep this device's language and go back to the page it was chosen on."""

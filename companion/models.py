@@ -150,9 +150,7 @@ class Game(Model):
 
     __table_args__ = (Index("ix_games_finished_created_at", "finished", "created_at"),)
 
-    seats: Mapped[list[Seat]] = relationship(
-        order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
-    )
+    seats: Mapped[list[Seat]] = relationship(order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin")
     deals: Mapped[list[Deal]] = relationship(order_by="Deal.number", cascade="all, delete-orphan")
     turns: Mapped[list[SpyTurn]] = relationship(order_by="SpyTurn.number", cascade="all, delete-orphan")
     scores: Mapped[list[DealScore]] = relationship(cascade="all, delete-orphan")
@@ -343,24 +341,32 @@ class SpyTurn(Model):
         return spy.Turn(
             player=self.player,
             move=None if self.move is None else spy.Move(**self.move),
-            spy=None if self.spy is None else spy.SpyAction(
-                target=self.spy["target"], card=self.spy["card"], answer=spy.Answer(self.spy["answer"])
-            ),
+            spy=None
+            if self.spy is None
+            else spy.SpyAction(target=self.spy["target"], card=self.spy["card"], answer=spy.Answer(self.spy["answer"])),
         )
 
     def set_turn(self, turn: spy_rules.Turn) -> None:
         self.player = turn.player
-        self.move = None if turn.move is None else {
-            "steps": turn.move.steps,
-            "turn_before": turn.move.turn_before,
-            "turn_after": turn.move.turn_after,
-            "other_end": turn.move.other_end,
-        }
-        self.spy = None if turn.spy is None else {
-            "target": turn.spy.target,
-            "card": turn.spy.card,
-            "answer": turn.spy.answer.value,
-        }
+        self.move = (
+            None
+            if turn.move is None
+            else {
+                "steps": turn.move.steps,
+                "turn_before": turn.move.turn_before,
+                "turn_after": turn.move.turn_after,
+                "other_end": turn.move.other_end,
+            }
+        )
+        self.spy = (
+            None
+            if turn.spy is None
+            else {
+                "target": turn.spy.target,
+                "card": turn.spy.card,
+                "answer": turn.spy.answer.value,
+            }
+        )
 
 
 def cards_to_json(taken: bs.Cards) -> dict[str, Any]:
@@ -439,7 +445,9 @@ def insert_players(seen: dict[str, datetime]) -> dict[str, int]:
         keys = list(by_key)
         for start in range(0, len(keys), 500):
             rows = db.session.execute(
-                select(Player.key, Player.id, Player.last_seen).where(Player.key.in_(keys[start : start + 500])).order_by(Player.id)
+                select(Player.key, Player.id, Player.last_seen)
+                .where(Player.key.in_(keys[start : start + 500]))
+                .order_by(Player.id)
             )
             for key, player_id, last_seen in rows:
                 found.setdefault(key, (player_id, last_seen))
@@ -447,9 +455,7 @@ def insert_players(seen: dict[str, datetime]) -> dict[str, int]:
 
     found = known()
     new = [
-        {"name": name, "key": key, "created_at": utcnow(), "last_seen": None}
-        for key, name in by_key.items()
-        if key not in found
+        {"name": name, "key": key, "created_at": utcnow(), "last_seen": None} for key, name in by_key.items() if key not in found
     ]
     if new:
         db.session.execute(_insert_for(db.session)(Player).on_conflict_do_nothing(index_elements=[Player.name]), new)

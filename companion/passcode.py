@@ -31,9 +31,16 @@ bp = Blueprint("passcode", __name__)
 
 # pages a phone needs before it knows the passcode
 OPEN_ENDPOINTS = {
-    "static", "pwa.manifest", "pwa.service_worker", "pwa.offline", "passcode.enter", "passcode.check",
+    "static",
+    "pwa.manifest",
+    "pwa.service_worker",
+    "pwa.offline",
+    "passcode.enter",
+    "passcode.check",
     # a guest trusts the table's certificate first, then signs in at the secure address
-    "trust.phone", "trust.profile", "trust.certificate",
+    "trust.phone",
+    "trust.profile",
+    "trust.certificate",
     # the passcode page is read in the phone's own language
     "i18n.choose",
     # a read-only link is shared so that others can follow without the passcode

@@ -33,7 +33,9 @@ class SQLiteStorage(Storage):
         self.path = Path((uri or "").removeprefix(f"{SCHEME}://"))
         self._local = threading.local()
         with self._connection() as connection:
-            connection.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expiry REAL NOT NULL)")
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expiry REAL NOT NULL)"
+            )
 
     def _connection(self) -> sqlite3.Connection:
         connection = getattr(self._local, "connection", None)
@@ -69,7 +71,9 @@ class SQLiteStorage(Storage):
         return int(row[0]) if row else 0
 
     def get_expiry(self, key: str) -> float:
-        row = self._connection().execute("SELECT expiry FROM counters WHERE key = ? AND expiry > ?", (key, time.time())).fetchone()
+        row = (
+            self._connection().execute("SELECT expiry FROM counters WHERE key = ? AND expiry > ?", (key, time.time())).fetchone()
+        )
         return float(row[0]) if row else time.time()
 
     def check(self) -> bool:

@@ -56,7 +56,9 @@ def back_to() -> str | None:
 def black_spy() -> str:
     """Show Black Spy's rules at a glance for the rule set asked for, standard if unknown."""
     # a Preset is a str enum, so the preset's name finds it; anything else gets the standard
-    preset = bs.PRESETS.get(bs.Preset(asked) if (asked := request.args.get("rules", "")) in bs.PRESETS else bs.DEFAULT_PRESET, bs.STANDARD)
+    preset = bs.PRESETS.get(
+        bs.Preset(asked) if (asked := request.args.get("rules", "")) in bs.PRESETS else bs.DEFAULT_PRESET, bs.STANDARD
+    )
     # from a game played by this preset: that game's rules, its house rules named as such
     game = _game_of(back_to())
     from_game = game is not None and game.rules().preset == preset.preset

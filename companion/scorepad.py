@@ -156,10 +156,19 @@ def undo(game_id: str) -> Response:
     if not entries:
         return render_game(game, state_of(game), message=N_("There is nothing to undo."), status=409)
     last = entries[-1]
-    what = N_("The end undone: the game is open again.") if last.points is None else N_("Round %(number)s undone.", number=_round_number(entries, last))
+    what = (
+        N_("The end undone: the game is open again.")
+        if last.points is None
+        else N_("Round %(number)s undone.", number=_round_number(entries, last))
+    )
     written = service.undo(game, request.form.get("number", ""))
     if not written.done:
-        return render_game(written.game, state_of(written.game), message=N_("Another phone changed this game just now; nothing was undone."), status=409)
+        return render_game(
+            written.game,
+            state_of(written.game),
+            message=N_("Another phone changed this game just now; nothing was undone."),
+            status=409,
+        )
     return _after_write(written.game, what)
 
 
@@ -197,8 +206,13 @@ def edit_round(game_id: str, number: int) -> Response | str | tuple[str, int]:
 
 def _edit_page(game: Any, state: sp.ScorepadState, number: int, message: str | None = None, **form: Any) -> str:
     return render_template(
-        "scorepad/edit.html", game=game, state=state, number=number, message=message,
-        played=state.rounds[number - 1], **_form_context(**form),
+        "scorepad/edit.html",
+        game=game,
+        state=state,
+        number=number,
+        message=message,
+        played=state.rounds[number - 1],
+        **_form_context(**form),
     )
 
 
@@ -254,7 +268,9 @@ STALE_EDIT = N_("Another phone changed this game since you opened this page, so 
 ALREADY_RECORDED = N_("This round was already recorded; it is counted once.")
 
 
-def _form_context(values: Mapping[str, str] | None = None, errors: Mapping[str, str] | None = None, kept: bool = False) -> dict[str, Any]:
+def _form_context(
+    values: Mapping[str, str] | None = None, errors: Mapping[str, str] | None = None, kept: bool = False
+) -> dict[str, Any]:
     return {"values": values or {}, "errors": errors or {}, "kept": kept, "submission": uuid.uuid4().hex}
 
 

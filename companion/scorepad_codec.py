@@ -77,11 +77,18 @@ def parse(data: dict[str, Any]) -> ScorepadInput:
     setup = sp.new_setup(title, players, lowest_wins=lowest_wins, target=target)
     if setup.players != tuple(players) or setup.name != title:
         raise Bad(N_("player names and the game's name must be trimmed, and the names distinct"))
-    rounds = listed(data, "rounds", sp.MAX_ROUNDS, Nn_("a game may have at most %(num)s round", "a game may have at most %(num)s rounds", sp.MAX_ROUNDS))
+    rounds = listed(
+        data,
+        "rounds",
+        sp.MAX_ROUNDS,
+        Nn_("a game may have at most %(num)s round", "a game may have at most %(num)s rounds", sp.MAX_ROUNDS),
+    )
     entries: list[sp.Entry] = []
     for number, row in enumerate(rounds, start=1):
         if not isinstance(row, dict) or set(row) != set(players):
-            raise Bad(N_("round %(number)s must give points to exactly the players %(players)s", number=number, players=list(players)))
+            raise Bad(
+                N_("round %(number)s must give points to exactly the players %(players)s", number=number, players=list(players))
+            )
         entries.append(sp.Round(tuple(whole(row[name], partial(field_of, name, "points")) for name in players)))
     if ended:
         entries.append(sp.End())
@@ -92,15 +99,24 @@ def parse(data: dict[str, Any]) -> ScorepadInput:
         raise Bad(error.message) from None
     game_id, replaced = parse_id(data.get("id"))
     return ScorepadInput(
-        id=game_id, created_at=parse_time(data.get("created_at")), setup=setup, entries=tuple(entries), state=state,
+        id=game_id,
+        created_at=parse_time(data.get("created_at")),
+        setup=setup,
+        entries=tuple(entries),
+        state=state,
         id_replaced=replaced,
     )
 
 
 def rows(item: ScorepadInput, game_id: str, created: datetime) -> Rows:
     entries = [
-        {"game_id": game_id, "number": number, "points": None if isinstance(entry, sp.End) else list(entry.points),
-         "submission_id": None, "created_at": created}
+        {
+            "game_id": game_id,
+            "number": number,
+            "points": None if isinstance(entry, sp.End) else list(entry.points),
+            "submission_id": None,
+            "created_at": created,
+        }
         for number, entry in enumerate(item.entries, start=1)
     ]
     pad = {"game_id": game_id, "name": item.setup.name, "lowest_wins": item.setup.lowest_wins, "target": item.setup.target}
@@ -129,8 +145,16 @@ def csv_rows(game: Game) -> list[list[Any]]:
     pad = pad_of(game)
     state = state_of(game)
     return [
-        [game.id, game.created_at.date().isoformat(), spreadsheet_text(pad.name), played.number,
-         spreadsheet_text(name), seat + 1, played.points[seat], played.totals[seat]]
+        [
+            game.id,
+            game.created_at.date().isoformat(),
+            spreadsheet_text(pad.name),
+            played.number,
+            spreadsheet_text(name),
+            seat + 1,
+            played.points[seat],
+            played.totals[seat],
+        ]
         for played in state.rounds
         for seat, name in enumerate(game.player_names)
     ]

@@ -74,7 +74,9 @@ def state_of(game: Game) -> sp.ScorepadState:
     return sp.replay(setup_of(game), [row.entry() for row in pad_of(game).entries])
 
 
-def new_scorepad_game(setup: sp.Setup, entries: list[sp.Entry] | tuple[sp.Entry, ...] = (), seen: datetime | None = None) -> tuple[Game, Scorepad]:
+def new_scorepad_game(
+    setup: sp.Setup, entries: list[sp.Entry] | tuple[sp.Entry, ...] = (), seen: datetime | None = None
+) -> tuple[Game, Scorepad]:
     """A score pad game's rows, seated as the setup says."""
     from .models import Seat, new_public_id, player_named
 

@@ -101,16 +101,25 @@ def banner(host: str, port: int, secure: int | None, material: tls.Material | No
 def granian_command(host: str, port: int, threads: int, workers: int, material: tls.Material | None) -> list[str]:
     """One granian listener: plain when material is None, TLS with the server certificate otherwise."""
     command = [
-        sys.executable, "-m", "granian",
-        "--interface", "wsgi",
-        "--host", host,
-        "--port", str(port),
-        "--workers", str(workers),
+        sys.executable,
+        "-m",
+        "granian",
+        "--interface",
+        "wsgi",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
         # a worker that will not stop when asked (a request stuck on a lock) is killed after
         # this long, so a stopped server frees its port promptly
-        "--workers-kill-timeout", "3",
-        "--blocking-threads", str(threads),
-        "--log-level", "warning",
+        "--workers-kill-timeout",
+        "3",
+        "--blocking-threads",
+        str(threads),
+        "--log-level",
+        "warning",
         "--no-access-log",
     ]
     if material is not None:
@@ -118,8 +127,9 @@ def granian_command(host: str, port: int, threads: int, workers: int, material: 
     return [*command, TARGET]
 
 
-def run(instance: str, host: str, port: int, secure: int | None, material: tls.Material | None,
-        threads: int = 8, workers: int = 1) -> int:
+def run(
+    instance: str, host: str, port: int, secure: int | None, material: tls.Material | None, threads: int = 8, workers: int = 1
+) -> int:
     """Serve until interrupted or a listener fails; the exit status of the first to end."""
     env = {**os.environ, "COMPANION_INSTANCE": str(instance), DIE_WITH_PARENT: "1"}
     if secure is not None:
@@ -161,4 +171,3 @@ def run(instance: str, host: str, port: int, secure: int | None, material: tls.M
                 child.kill()
                 child.wait()
     return status
-

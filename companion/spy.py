@@ -26,9 +26,8 @@ bp = Blueprint("spy", __name__, url_prefix="/spy")
 
 @bp.record_once
 def table_sizes(state) -> None:
-    state.app.jinja_env.globals.update(
-        SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS), SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES
-    )
+    state.app.jinja_env.globals.update(SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS), SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES)
+
 
 ROWS = rules.MAX_PLAYERS
 
@@ -169,7 +168,9 @@ def _turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
             # the card exposed is the last target: named once, with what it does
             said = N_(
                 "%(who)s exposed %(them)s's %(target)s: %(them)s is found out.",
-                who=who, them=them, target=_exposed_label(state, turn.spy),
+                who=who,
+                them=them,
+                target=_exposed_label(state, turn.spy),
             )
         sentences = [say(said)]
     if state.winner is not None:
@@ -273,7 +274,13 @@ KIND = kinds.GameKind(
     parse=spy_codec.parse,
     rows=spy_codec.rows,
     live=lambda game: {
-        "state": (state := game.spy_state()), "seen": state, "mirror": {}, "look": None, "answers": (),
-        "values": {}, "errors": {}, "messages": [],
+        "state": (state := game.spy_state()),
+        "seen": state,
+        "mirror": {},
+        "look": None,
+        "answers": (),
+        "values": {},
+        "errors": {},
+        "messages": [],
     },
 )

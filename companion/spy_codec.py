@@ -31,7 +31,6 @@ class SpyInput:
         return self.setup.players
 
 
-
 def to_json(game: Game) -> dict[str, Any]:
     names = game.player_names
     state = game.spy_state()
@@ -40,12 +39,16 @@ def to_json(game: Game) -> dict[str, Any]:
         item: dict[str, Any] = {"player": names[turn.player]}
         if turn.move is not None:
             item["move"] = dict(turn.move)
-        item["spy"] = None if turn.spy is None else {
-            "target": names[turn.spy["target"]],
-            # a card counted from the owner's left, leaving out the Spy
-            "slot": turn.spy["card"],
-            "answer": turn.spy["answer"],
-        }
+        item["spy"] = (
+            None
+            if turn.spy is None
+            else {
+                "target": names[turn.spy["target"]],
+                # a card counted from the owner's left, leaving out the Spy
+                "slot": turn.spy["card"],
+                "answer": turn.spy["answer"],
+            }
+        )
         turns.append(item)
     data: dict[str, Any] = {
         "id": game.id,
@@ -84,7 +87,6 @@ def spy_derived_json(state: spy.SpyState) -> dict[str, Any]:
     }
 
 
-
 def parse(data: dict[str, Any]) -> SpyInput:
     players = names(data)
     colours = data.get("colours")
@@ -108,7 +110,9 @@ def parse(data: dict[str, Any]) -> SpyInput:
     if setup.players != tuple(players):
         raise Bad(N_("player names must be trimmed and distinct"))
     raw_turns = listed(
-        data, "turns", files.MAX_TURNS,
+        data,
+        "turns",
+        files.MAX_TURNS,
         Nn_("a game may have at most %(num)s turn", "a game may have at most %(num)s turns", files.MAX_TURNS),
     )
     turns = []
@@ -155,21 +159,30 @@ def _parse_turn(item: Any, players: tuple[str, ...]) -> spy.Turn:
     return spy.Turn(player=players.index(item["player"]), move=move, spy=action)
 
 
-
-
-
 def rows(item: SpyInput, game_id: str, created: datetime) -> Rows:
     """The rows of one checked game of a file, for a bulk import."""
     turns = []
     for number, turn in enumerate(item.turns, start=1):
         stored = SpyTurn(number=number)
         stored.set_turn(turn)
-        turns.append({"game_id": game_id, "number": number, "player": stored.player, "move": stored.move,
-                      "spy": stored.spy, "created_at": created, "submission_id": None})
+        turns.append(
+            {
+                "game_id": game_id,
+                "number": number,
+                "player": stored.player,
+                "move": stored.move,
+                "spy": stored.spy,
+                "created_at": created,
+                "submission_id": None,
+            }
+        )
     return Rows(
-        game={"first_seat": item.setup.first_player, "spies": None if item.setup.spies is None else [
-            {"slot": place.slot, "facing": place.facing.value} for place in item.setup.spies
-        ]},
+        game={
+            "first_seat": item.setup.first_player,
+            "spies": None
+            if item.setup.spies is None
+            else [{"slot": place.slot, "facing": place.facing.value} for place in item.setup.spies],
+        },
         seats=tuple({"colour": colour.value} for colour in item.setup.colours),
         tables={SpyTurn: turns},
     )

@@ -146,8 +146,21 @@ def _rebuild(day: date | None, players: set[int] | None, run: Callable[..., Any]
     black_spy = Game.kind == BLACK_SPY
     run(
         insert(PlayerDay).from_select(
-            ["player_id", "day", "games", "wins", "shared_wins", "total_sum", "best_total",
-             "deals", "score_sum", "shoots", "heavy", "spy_games", "spy_wins"],
+            [
+                "player_id",
+                "day",
+                "games",
+                "wins",
+                "shared_wins",
+                "total_sum",
+                "best_total",
+                "deals",
+                "score_sum",
+                "shoots",
+                "heavy",
+                "spy_games",
+                "spy_wins",
+            ],
             select(
                 Seat.player_id,
                 day_value,
@@ -168,7 +181,7 @@ def _rebuild(day: date | None, players: set[int] | None, run: Callable[..., Any]
             .outerjoin(winners, winners.c.game_id == Seat.game_id)
             .outerjoin(deal_figures, and_(deal_figures.c.game_id == Seat.game_id, deal_figures.c.seat == Seat.position))
             .where(Game.finished.is_(True), in_days, for_players)
-            .group_by(Seat.player_id, day_value)
+            .group_by(Seat.player_id, day_value),
         )
     )
     run(
@@ -187,7 +200,7 @@ def _rebuild(day: date | None, players: set[int] | None, run: Callable[..., Any]
             .join(theirs, and_(theirs.game_id == mine.game_id, theirs.player_id != mine.player_id))
             .join(Game, Game.id == mine.game_id)
             .where(Game.finished.is_(True), black_spy, in_days, mine_players)
-            .group_by(mine.player_id, theirs.player_id, day_value)
+            .group_by(mine.player_id, theirs.player_id, day_value),
         )
     )
 

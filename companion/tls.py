@@ -37,10 +37,14 @@ BACKDATE = timedelta(hours=1)  # a phone whose clock runs a little behind still 
 PRIVATE_NETWORKS = tuple(
     ipaddress.ip_network(network)
     for network in (
-        "127.0.0.0/8", "::1/128",
-        "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+        "127.0.0.0/8",
+        "::1/128",
+        "10.0.0.0/8",
+        "172.16.0.0/12",
+        "192.168.0.0/16",
         "100.64.0.0/10",  # carrier-grade nat, which tailscale uses
-        "fc00::/7", "fe80::/10",
+        "fc00::/7",
+        "fe80::/10",
     )
 )
 UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
@@ -242,17 +246,26 @@ def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
 
 def _key_usage(certificates: bool) -> x509.KeyUsage:
     return x509.KeyUsage(
-        digital_signature=True, content_commitment=False, key_encipherment=False, data_encipherment=False,
-        key_agreement=False, key_cert_sign=certificates, crl_sign=certificates, encipher_only=False, decipher_only=False,
+        digital_signature=True,
+        content_commitment=False,
+        key_encipherment=False,
+        data_encipherment=False,
+        key_agreement=False,
+        key_cert_sign=certificates,
+        crl_sign=certificates,
+        encipher_only=False,
+        decipher_only=False,
     )
 
 
 def _make_authority(folder: Path, names: Iterable[str], now: datetime) -> None:
     key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([
-        x509.NameAttribute(NameOID.COMMON_NAME, f"Companion table authority ({hostname()})"),
-        x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Companion"),
-    ])
+    subject = x509.Name(
+        [
+            x509.NameAttribute(NameOID.COMMON_NAME, f"Companion table authority ({hostname()})"),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Companion"),
+        ]
+    )
     certificate = (
         x509.CertificateBuilder()
         .subject_name(subject)
@@ -273,7 +286,9 @@ def _make_authority(folder: Path, names: Iterable[str], now: datetime) -> None:
     _write(folder / "ca.key", _pem_key(key), 0o600, exclusive=True)
 
 
-def _issue(folder: Path, names: list[str], authority: x509.Certificate, authority_key: ec.EllipticCurvePrivateKey, now: datetime) -> None:
+def _issue(
+    folder: Path, names: list[str], authority: x509.Certificate, authority_key: ec.EllipticCurvePrivateKey, now: datetime
+) -> None:
     key = ec.generate_private_key(ec.SECP256R1())
     common = next((name for name in names if _address(name) is None and name != "localhost"), "localhost")
     alternatives: list[x509.GeneralName] = []

@@ -198,7 +198,9 @@ def replay(setup: Setup, entries: Sequence[Entry]) -> ScorepadState:
         else:
             played = check_round(setup, entry.points)
             if len(rounds) >= MAX_ROUNDS:
-                raise RulesError(Nn_("A game may have at most %(num)s round.", "A game may have at most %(num)s rounds.", MAX_ROUNDS))
+                raise RulesError(
+                    Nn_("A game may have at most %(num)s round.", "A game may have at most %(num)s rounds.", MAX_ROUNDS)
+                )
             totals = [total + points for total, points in zip(totals, played.points, strict=True)]
             rounds.append(PlayedRound(len(rounds) + 1, played.points, tuple(totals)))
             if setup.target is not None:

@@ -124,9 +124,7 @@ TARGET_ORDER = (Target.SAFE_1, Target.SAFE_2, Target.TOP_SECRET_1, Target.TOP_SE
 SAFES = (Target.SAFE_1, Target.SAFE_2)
 TOP_SECRETS = (Target.TOP_SECRET_1, Target.TOP_SECRET_2)
 TWO_PLAYER_COLOURS = frozenset({Colour.GREEN, Colour.RED})
-SET_BOMBS: Mapping[Colour, int] = MappingProxyType(
-    {Colour.GREEN: 3, Colour.RED: 3, Colour.BLUE: 2, Colour.YELLOW: 2}
-)
+SET_BOMBS: Mapping[Colour, int] = MappingProxyType({Colour.GREEN: 3, Colour.RED: 3, Colour.BLUE: 2, Colour.YELLOW: 2})
 BOMB_2_SETS = frozenset({Colour.GREEN, Colour.RED})
 
 
@@ -609,9 +607,7 @@ def looked_at(state: SpyState, spy_seat: int, target_seat: int) -> int | None:
     return card_at(theirs.spy.slot, opposite)
 
 
-def possible_answers(
-    state: SpyState, spy_seat: int, target_seat: int, card: int | None
-) -> tuple[Answer, ...]:
+def possible_answers(state: SpyState, spy_seat: int, target_seat: int, card: int | None) -> tuple[Answer, ...]:
     """The answers still possible when ``spy_seat`` looks at ``card`` of ``target_seat``.
 
     ``card`` None is the target's Spy. Refuses a question the rules do not allow.
@@ -683,14 +679,14 @@ def _wrong_look(spy: str, them: str, seen: int | None, card: int | None) -> Mess
         return N_("%(spy)s's Spy looks at %(them)s's Spy, not card %(card)s.", spy=spy, them=them, card=card)
     if card is None:
         return N_("%(spy)s's Spy looks at %(them)s's card %(seen)s, not their Spy.", spy=spy, them=them, seen=seen)
-    return N_(
-        "%(spy)s's Spy looks at %(them)s's card %(seen)s, not card %(card)s.", spy=spy, them=them, seen=seen, card=card
-    )
+    return N_("%(spy)s's Spy looks at %(them)s's card %(seen)s, not card %(card)s.", spy=spy, them=them, seen=seen, card=card)
 
 
 def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> Message:
     if card is None:
-        return N_("Looking at %(name)s's Spy reveals nothing: the only answer is “%(answer)s”.", name=them, answer=Answer.SPY.label)
+        return N_(
+            "Looking at %(name)s's Spy reveals nothing: the only answer is “%(answer)s”.", name=them, answer=Answer.SPY.label
+        )
     if answer is Answer.SPY:
         return N_(
             "Card %(card)s is not %(name)s's Spy: name no card for the answer “%(answer)s”.",
