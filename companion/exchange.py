@@ -213,12 +213,69 @@ GAME_COLUMNS = tuple(column.name for column in Game.__table__.columns)
 SEAT_COLUMNS = tuple(column.name for column in Seat.__table__.columns)
 
 
+@dataclass
+class _Prepared:
+    """One game's rows, made before the write transaction begins; its seats name their
+    players, whose ids are known only inside it."""
+
+    item: kinds.Input
+    game: dict[str, Any]
+    seats: list[dict[str, Any]]
+    tables: dict[Any, list[dict[str, Any]]]
+
+
+def _prepare(item: kinds.Input, now: datetime) -> _Prepared:
+    kind = kinds.named(item.kind)
+    assert kind is not None
+    game_id = item.id or new_public_id()
+    created = item.created_at or now
+    figures = kind.figures(item.state)
+    made = kind.rows(item, game_id, created)
+    game = {
+        **dict.fromkeys(GAME_COLUMNS),
+        "id": game_id,
+        "kind": kind.key,
+        "created_at": created,
+        "updated_at": now,
+        "first_seat": 0,
+        "version": 1,
+        "watch_id": new_public_id(),
+        "finished": figures.finished,
+        "rounds": figures.rounds,
+        "next_seat": figures.next_seat,
+        **made.game,
+    }
+    seats = [
+        {
+            **dict.fromkeys(SEAT_COLUMNS),
+            "game_id": game_id,
+            "position": position,
+            "player_id": name,  # a name until the transaction knows its player's id
+            "total": figures.totals[position],
+            "won": figures.won[position],
+            **(made.seats[position] if made.seats else {}),
+        }
+        for position, name in enumerate(item.players)
+    ]
+    return _Prepared(item, game, seats, {model: list(rows) for model, rows in made.tables.items()})
+
+
 def store(items: Sequence[kinds.Input], skip_existing: bool = False) -> Imported:
     """Write checked games in one transaction of bulk inserts, and commit.
 
-    A game whose id is already here refuses the whole file, or with ``skip_existing``
-    is left out (a backup restored into the database it came from).
+    Every row is made first, by the rules and in Python alone; the transaction (which
+    holds SQLite's write lock from its first statement) only checks ids, finds or adds
+    the players, inserts and recounts. A game whose id is already here refuses the whole
+    file, or with ``skip_existing`` is left out (a backup restored where it came from).
     """
+    now = utcnow()
+    prepared = [_prepare(item, now) for item in items]
+    seen: dict[str, datetime] = {}
+    for ready in prepared:
+        for name in ready.item.players:
+            moment = ready.item.created_at or now
+            seen[name] = max(seen.get(name, moment), moment)
+    # --- the write transaction begins with the first statement
     kept_ids = [item.id for item in items if item.id is not None]
     taken: set[str] = set()
     for chunk in _chunks(kept_ids):
@@ -229,52 +286,15 @@ def store(items: Sequence[kinds.Input], skip_existing: bool = False) -> Imported
             [N_("Game %(id)s: a game with this id is already here", id=game_id) for game_id in sorted(taken)],
             existing=len(taken),
         )
-    items = [item for item in items if item.id not in taken]
-    now = utcnow()
-    seen: dict[str, datetime] = {}
-    for item in items:
-        for name in item.players:
-            seen[name] = max(seen.get(name, item.created_at or now), item.created_at or now)
-    players = insert_players(seen)
-    games: list[dict[str, Any]] = []
-    seats: list[dict[str, Any]] = []
+    prepared = [ready for ready in prepared if ready.item.id not in taken]
+    players = insert_players(
+        {name: moment for name, moment in seen.items() if any(name in r.item.players for r in prepared)} if taken else seen
+    )
+    games = [ready.game for ready in prepared]
+    seats = [{**seat, "player_id": players[seat["player_id"]]} for ready in prepared for seat in ready.seats]
     tables: dict[Any, list[dict[str, Any]]] = {}
-    for item in items:
-        kind = kinds.named(item.kind)
-        assert kind is not None
-        game_id = item.id or new_public_id()
-        created = item.created_at or now
-        figures = kind.figures(item.state)
-        made = kind.rows(item, game_id, created)
-        games.append(
-            {
-                **dict.fromkeys(GAME_COLUMNS),
-                "id": game_id,
-                "kind": kind.key,
-                "created_at": created,
-                "updated_at": now,
-                "first_seat": 0,
-                "version": 1,
-                "watch_id": new_public_id(),
-                "finished": figures.finished,
-                "rounds": figures.rounds,
-                "next_seat": figures.next_seat,
-                **made.game,
-            }
-        )
-        for position, name in enumerate(item.players):
-            seats.append(
-                {
-                    **dict.fromkeys(SEAT_COLUMNS),
-                    "game_id": game_id,
-                    "position": position,
-                    "player_id": players[name],
-                    "total": figures.totals[position],
-                    "won": figures.won[position],
-                    **(made.seats[position] if made.seats else {}),
-                }
-            )
-        for model, rows in made.tables.items():
+    for ready in prepared:
+        for model, rows in ready.tables.items():
             tables.setdefault(model, []).extend(rows)
     for model, rows in ((Game, games), (Seat, seats), *tables.items()):
         if rows:
@@ -284,7 +304,9 @@ def store(items: Sequence[kinds.Input], skip_existing: bool = False) -> Imported
     hold_players(players.values())
     refresh_players(set(players.values()))
     db.session.commit()
-    return Imported(games=[row["id"] for row in games], skipped=len(taken), new_ids=sum(item.id_replaced for item in items))
+    return Imported(
+        games=[row["id"] for row in games], skipped=len(taken), new_ids=sum(ready.item.id_replaced for ready in prepared)
+    )
 
 
 def _chunks(values: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:
