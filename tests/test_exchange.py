@@ -204,3 +204,13 @@ def test_a_backup_into_a_folder_that_is_not_there_says_so(client: FlaskClient, t
     play_a_mixed_history(client)
     refused = companion(tmp_path, database_url, "backup", str(tmp_path / "no" / "such" / "backup"))
     assert refused.returncode == 1 and "does not exist" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_a_file_exported_before_game_kinds_were_one_shape_imports_unchanged(client: FlaskClient) -> None:
+    # exported by the companion at commit 5740512, before the registry of kinds and the score pad
+    fixture = Path(__file__).parent / "fixtures" / "companion-1-from-5740512.json"
+    before = json.loads(fixture.read_text(encoding="utf-8"))
+    assert {game["kind"] for game in before["games"]} == {"black-spy", "spy"}
+    response = client.post("/import", data={"file": (io.BytesIO(fixture.read_bytes()), "old.json")}, content_type="multipart/form-data")
+    assert response.status_code == 303
+    assert exported(client)["games"] == before["games"]
