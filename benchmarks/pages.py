@@ -1,6 +1,6 @@
 """What a page costs, as a ratio to a static file of the same server, in one run.
 
-Starts ``companion serve`` (granian, one worker) on a fresh SQLite database (or
+Starts ``companion serve`` (granian, one worker per core) on a fresh SQLite database (or
 PostgreSQL, with TEST_DATABASE_URL), fills it through ``companion import`` and times,
 over keep-alive HTTP with gzip as a phone asks:
 
@@ -76,8 +76,14 @@ class Phone:
             sent["Cookie"] = self.cookie
         if body is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
-        self.connection.request(method, path, body=body, headers=sent)
-        response = self.connection.getresponse()
+        try:
+            self.connection.request(method, path, body=body, headers=sent)
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # the server closed an idle keep-alive connection (a phone's browser reconnects too)
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.connection.port, timeout=30)
+            self.connection.request(method, path, body=body, headers=sent)
+            response = self.connection.getresponse()
         data = response.read()
         received = {key.lower(): value for key, value in response.getheaders()}
         if "set-cookie" in received:
@@ -149,7 +155,7 @@ def main() -> None:
     big_home = figures[-1][1]
     home_size_big = len(phone.request("GET", "/")[1])
 
-    print(f"{databases.kind}, one granian worker; median of 40 requests; floor: css file {floor * 1000:.2f} ms")
+    print(f"{databases.kind}, companion serve with its default workers (one per core); median of 40 requests; floor: css file {floor * 1000:.2f} ms")
     for name, spent in figures:
         print(f"  {name:34} {spent * 1000:7.2f} ms  {spent / floor:5.1f} x static")
     print(f"  home page 10 → 10,010 games: time {big_home / small_home:.2f} x, size {home_size:,} → {home_size_big:,} bytes (gzip)")
