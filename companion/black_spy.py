@@ -414,6 +414,19 @@ def deal_form_context(
     }
 
 
+# deals a phone may record ahead of the server: a stretch of a game without the Wi-Fi
+UPCOMING_DEALS = 12
+
+
+def _said(value: Any) -> Any:
+    """The rules' sentences in ``value`` said in the reader's language, for the page's script."""
+    if isinstance(value, Mapping):
+        return {key: _said(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_said(item) for item in value]
+    return say(value)
+
+
 def render_game(
     game: Game,
     state: bs.GameState,
@@ -422,12 +435,18 @@ def render_game(
     status: int = 200,
     **form: Any,
 ) -> Response:
-    """The game page, or only its ``#game`` fragment for htmx."""
+    """The game page, or only its ``#game`` fragment for htmx.
+
+    It carries what the page needs to go on while the server cannot be reached: the
+    next deals' dealer, pass and lead, and the deal checks' numbers and sentences.
+    """
     context = {
         "game": game,
         "state": state,
         "chart": score_chart(state),
         "messages": [*get_flashed_messages(), *([message] if message else [])],
+        "upcoming": bs.upcoming(state, UPCOMING_DEALS),
+        "checks": _said(bs.deal_checks(state.setup.rules, state.setup.players)),
         **deal_form_context(
             state,
             mode,
