@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 from collections.abc import Callable
 
@@ -366,4 +367,48 @@ def test_undo_and_edit_while_offline_say_they_need_the_connection_and_change_not
     assert page.url.endswith("/deals/1/edit")
     context.set_offline(False)
     assert stored(server, game) == [DEALS[0]]
+    context.close()
+
+
+def until(page: Page, condition: Callable[[], bool], seconds: float = 20) -> None:
+    """Wait for what no page shows (the server's deals, the browser's own events), asking again
+    every 0.2 s; the page's wait lets Playwright hand over the events meanwhile."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "not in time"
+        page.wait_for_timeout(200)
+
+
+def test_with_no_page_open_the_service_worker_sends_what_waits_by_background_sync(browser: Browser, own_server: Server) -> None:
+    context = phone_context(browser)
+    page = context.new_page()
+    game = new_game(page, own_server.url)
+    controlled(page, game)
+    context.set_offline(True)
+    record(page, 1, DEALS[0])
+    expect(status(page)).to_contain_text("1 deal is waiting to be sent.")
+    record(page, 2, DEALS[1])
+    expect(status(page)).to_contain_text("2 deals are waiting to be sent.")
+    # the phone is put away: only its service worker is left to send them
+    page.close()
+    context.set_offline(False)
+    blank = context.new_page()
+    cdp = context.new_cdp_session(blank)
+    registrations: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(item["registrationId"] for item in event["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    until(blank, lambda: bool(registrations))
+    # Chromium fires the sync itself once the network is back; fired again here, so that the
+    # test does not hang on when it does, it finds nothing left to send, or sends each deal once
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {"origin": own_server.url, "registrationId": registrations[0], "tag": "companion-queue", "lastChance": False},
+    )
+    until(blank, lambda: stored(own_server, game) == DEALS[:2])
+    blank.goto(game)
+    expect(blank.locator(".deals tbody tr")).to_have_count(2)
+    expect(blank.locator(".offline-status")).to_be_hidden()
     context.close()
