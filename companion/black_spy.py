@@ -236,8 +236,7 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
 
 
 STALE_EDIT = N_(
-    "Another phone changed this game since you opened this page, so your change was not saved. "
-    "Here is the deal as it is now."
+    "Another phone changed this game since you opened this page, so your change was not saved. Here is the deal as it is now."
 )
 ALREADY_RECORDED = N_("This deal was already recorded; it is counted once.")
 
@@ -250,8 +249,13 @@ def _edit_page(game: Game, state: bs.GameState, deal: Deal, mode: str, message: 
         deal=deal,
         message=message,
         played=state.deals[deal.number - 1],
-        **deal_form_context(state, mode, action=url_for("black_spy.edit_deal", game_id=game.id, number=deal.number),
-                            default_rest=state.deals[deal.number - 1].info.dealer, **form),
+        **deal_form_context(
+            state,
+            mode,
+            action=url_for("black_spy.edit_deal", game_id=game.id, number=deal.number),
+            default_rest=state.deals[deal.number - 1].info.dealer,
+            **form,
+        ),
     )
 
 
@@ -381,7 +385,9 @@ def deal_form_context(
         "high_blacks": bs.HIGH_BLACKS,
         "card_counts": rules.card_counts,
         # the messages a change of who gets the rest makes out of date
-        "rest_clears": " ".join([f"{key}-total" for key, _, _ in rules.card_counts] + [f"high-{card}" for card in bs.HIGH_BLACKS]),
+        "rest_clears": " ".join(
+            [f"{key}-total" for key, _, _ in rules.card_counts] + [f"high-{card}" for card in bs.HIGH_BLACKS]
+        ),
         # the page counts a deal's points as the cards are typed, from the rules' values
         "card_values": {
             "counts": dict(rules.card_values),
@@ -395,6 +401,19 @@ def deal_form_context(
     }
 
 
+# deals a phone may record ahead of the server: a stretch of a game without the Wi-Fi
+UPCOMING_DEALS = 12
+
+
+def _said(value: Any) -> Any:
+    """The rules' sentences in ``value`` said in the reader's language, for the page's script."""
+    if isinstance(value, Mapping):
+        return {key: _said(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_said(item) for item in value]
+    return say(value)
+
+
 def render_game(
     game: Game,
     state: bs.GameState,
@@ -403,12 +422,18 @@ def render_game(
     status: int = 200,
     **form: Any,
 ) -> Response:
-    """The game page, or only its ``#game`` fragment for htmx."""
+    """The game page, or only its ``#game`` fragment for htmx.
+
+    It carries what the page needs to go on while the server cannot be reached: the
+    next deals' dealer, pass and lead, and the deal checks' numbers and sentences.
+    """
     context = {
         "game": game,
         "state": state,
         "chart": score_chart(state),
         "messages": [*get_flashed_messages(), *([message] if message else [])],
+        "upcoming": bs.upcoming(state, UPCOMING_DEALS),
+        "checks": _said(bs.deal_checks(state.setup.rules, state.setup.players)),
         **deal_form_context(
             state,
             mode,

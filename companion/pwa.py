@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, url_for
-from flask_babel import gettext
+from flask_babel import force_locale, gettext
 from werkzeug.wrappers import Response
 
 from .assets import HTMX_FILE, asset_url, file_version
-from .i18n import language
+from .i18n import LANGUAGES, language
 
 bp = Blueprint("pwa", __name__)
 
 # the app shell the service worker keeps for offline use
-SHELL = ("css/app.css", "js/app.js", HTMX_FILE, "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png")
+SHELL = (
+    "css/app.css",
+    "js/app.js",
+    "js/offline.js",
+    "js/offline-queue.js",
+    HTMX_FILE,
+    "icons/icon.svg",
+    "icons/icon-192.png",
+    "icons/icon-512.png",
+)
+# the script that keeps deals on the phone; the worker imports it to send them (Background Sync)
+QUEUE = "js/offline-queue.js"
 
 
 @bp.get("/manifest.webmanifest")
@@ -36,9 +47,7 @@ def manifest() -> Response:
             {"src": asset_url("icons/maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
         ],
     }
-    response = current_app.response_class(
-        current_app.json.dumps(data), mimetype="application/manifest+json"
-    )
+    response = current_app.response_class(current_app.json.dumps(data), mimetype="application/manifest+json")
     response.cache_control.no_cache = True
     response.vary.update(("Cookie", "Accept-Language"))  # its name and description are translated
     return response
@@ -49,12 +58,26 @@ def service_worker() -> Response:
     """Serve the service worker from the root, so its scope is the whole app."""
     shell = [asset_url(name) for name in SHELL] + [url_for("pwa.offline")]
     version = "-".join(file_version(name) for name in SHELL)[:64]
-    body = render_template("pwa/sw.js", shell=shell, version=version, offline=url_for("pwa.offline"))
+    body = render_template(
+        "pwa/sw.js", shell=shell, version=version, offline=url_for("pwa.offline"), queue=asset_url(QUEUE), kept=_kept_sentences()
+    )
     response = current_app.response_class(body, mimetype="text/javascript")
     # the browser must always check for a new worker; that is how a new version arrives
     response.cache_control.no_cache = True
     response.headers["Service-Worker-Allowed"] = "/"
     return response
+
+
+def _kept_sentences() -> dict[str, str]:
+    """What a page served from the phone's copy says, in each language: the worker picks
+    the page's own, as it does not know which one the reader has until it reads the page."""
+    sentences = {}
+    for code in LANGUAGES:
+        with force_locale(code):
+            sentences[code] = gettext(
+                "This page is a copy kept on this phone from %(when)s: the server cannot be reached just now.", when="{when}"
+            )
+    return sentences
 
 
 @bp.get("/offline")

@@ -99,11 +99,7 @@ class RuleSet:
     @property
     def black_points(self) -> int:
         """What all 16 black cards are worth together."""
-        return (
-            LOW_BLACKS * self.low_black_points
-            + BLACK_SPIES * self.black_spy_points
-            + sum(self.high_black_points.values())
-        )
+        return LOW_BLACKS * self.low_black_points + BLACK_SPIES * self.black_spy_points + sum(self.high_black_points.values())
 
     @property
     def deal_total(self) -> int:
@@ -449,13 +445,7 @@ def check_points(rules: RuleSet, players: Sequence[str], raw: Sequence[int]) -> 
         if abs(points) >= 10**MAX_SCORE_DIGITS:
             errors[f"points-{seat}"] = _too_long(rules, players[seat])
         elif not rules.min_raw <= points <= rules.max_raw:
-            errors[f"points-{seat}"] = N_(
-                "%(name)s: %(points)s is not possible; a deal gives between %(least)s and %(most)s.",
-                name=players[seat],
-                points=points,
-                least=rules.min_raw,
-                most=rules.max_raw,
-            )
+            errors[f"points-{seat}"] = _impossible_points(rules, players[seat], points)
     if errors:
         raise RulesError.of(errors)
     total = sum(raw)
@@ -463,14 +453,37 @@ def check_points(rules: RuleSet, players: Sequence[str], raw: Sequence[int]) -> 
         shooter = _shoot_typed_as_scores(rules, raw)
         if shooter is not None:
             raise RulesError.about("total", _how_to_enter_a_shoot(rules, players, shooter))
-        raise RulesError.about(
-            "total",
-            N_(
-                "The points add up to %(total)s, not %(deal_total)s: check each player's count.",
-                total=total,
-                deal_total=rules.deal_total,
-            ),
-        )
+        raise RulesError.about("total", _wrong_sum(rules, total))
+
+
+# the sentences of the deal checks, one function each: the checks say them, and
+# :func:`deal_checks` hands them to a page with slots for what only the page knows
+
+
+def _impossible_points(rules: RuleSet, name: str, points: int | str) -> Message:
+    return N_(
+        "%(name)s: %(points)s is not possible; a deal gives between %(least)s and %(most)s.",
+        name=name,
+        points=points,
+        least=rules.min_raw,
+        most=rules.max_raw,
+    )
+
+
+def _wrong_sum(rules: RuleSet, total: int | str) -> Message:
+    return N_(
+        "The points add up to %(total)s, not %(deal_total)s: check each player's count.",
+        total=total,
+        deal_total=rules.deal_total,
+    )
+
+
+def _points_missing(name: str) -> Message:
+    return N_("Enter %(name)s's points (0 if none).", name=name)
+
+
+def _not_whole(name: str, text: str) -> Message:
+    return N_("%(name)s: %(text)s is not a whole number.", name=name, text=text)
 
 
 def _too_long(rules: RuleSet, name: str) -> Message:
@@ -527,7 +540,7 @@ def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | N
     for seat, text in enumerate(texts):
         cleaned = (text or "").strip().replace("\u2212", "-")
         if not cleaned:
-            errors[f"points-{seat}"] = N_("Enter %(name)s's points (0 if none).", name=players[seat])
+            errors[f"points-{seat}"] = _points_missing(players[seat])
             continue
         if len(cleaned.lstrip("+-")) > MAX_SCORE_DIGITS and cleaned.lstrip("+-").isdecimal():
             errors[f"points-{seat}"] = _too_long(rules, players[seat])
@@ -535,9 +548,7 @@ def parse_points(rules: RuleSet, players: Sequence[str], texts: Sequence[str | N
         try:
             raw.append(int(cleaned))
         except ValueError:
-            errors[f"points-{seat}"] = N_(
-                "%(name)s: %(text)s is not a whole number.", name=players[seat], text=repr((text or "").strip()[:20])
-            )
+            errors[f"points-{seat}"] = _not_whole(players[seat], repr((text or "").strip()[:20]))
     if errors:
         raise RulesError.of(errors)
     check_points(rules, players, raw)
@@ -643,12 +654,10 @@ def parse_cards(
             try:
                 value = int(text) if text else 0
             except ValueError:
-                errors[f"{key}-{seat}"] = N_(
-                    "%(name)s: %(cards)s must be a number from 0 to %(most)s.", name=name, cards=label, most=most
-                )
+                errors[f"{key}-{seat}"] = _count_not_a_number(name, label, most)
                 continue
             if not 0 <= value <= most:
-                errors[f"{key}-{seat}"] = N_("%(name)s: %(cards)s must be from 0 to %(most)s.", name=name, cards=label, most=most)
+                errors[f"{key}-{seat}"] = _count_out_of_range(name, label, most)
             row[key] = value
         counts.append(row)
     high: dict[int, set[int]] = {seat: set() for seat in range(len(players))}
@@ -658,7 +667,7 @@ def parse_cards(
             high[rest].add(card)  # nobody else took it, so the rest did
             continue
         if not text:
-            errors[f"high-{card}"] = N_("Who took the black %(card)s?", card=card)
+            errors[f"high-{card}"] = _high_untaken(card)
             continue
         try:
             seat = int(text)
@@ -676,8 +685,7 @@ def parse_cards(
         for key, most, label in asked:
             taken = sum(row[key] for row in counts)
             if taken > most:
-                message = N_("The others took %(taken)s %(cards)s; the deck has only %(most)s.", taken=taken, cards=label, most=most)
-                raise RulesError.about(f"{key}-total", message)
+                raise RulesError.about(f"{key}-total", _others_took(taken, label, most))
             counts[rest][key] = most - taken
     cards = tuple(
         Cards(
@@ -700,16 +708,12 @@ def check_cards(rules: RuleSet, players: Sequence[str], cards: Sequence[Cards]) 
     for key, most, label in CARD_COUNTS:
         for seat, taken in enumerate(cards):
             if not 0 <= getattr(taken, key) <= most:
-                errors[f"{key}-{seat}"] = N_(
-                    "%(name)s: %(cards)s must be from 0 to %(most)s.", name=players[seat], cards=label, most=most
-                )
+                errors[f"{key}-{seat}"] = _count_out_of_range(players[seat], label, most)
         total = sum(getattr(taken, key) for taken in cards)
         # a kind the rules do not score may be left uncounted (all 0), as the form leaves it
         allowed = (most,) if key in counted else (0, most)
         if total not in allowed and f"{key}-total" not in errors:
-            errors[f"{key}-total"] = N_(
-                "The deck has %(most)s %(cards)s; these counts add up to %(total)s.", most=most, cards=label, total=total
-            )
+            errors[f"{key}-total"] = _deck_count(label, most, total)
     for card in HIGH_BLACKS:
         holders = [seat for seat, taken in enumerate(cards) if card in taken.high_blacks]
         if len(holders) != 1:
@@ -721,6 +725,26 @@ def check_cards(rules: RuleSet, players: Sequence[str], cards: Sequence[Cards]) 
             )
     if errors:
         raise RulesError.of(errors)
+
+
+def _count_not_a_number(name: str, label: str, most: int) -> Message:
+    return N_("%(name)s: %(cards)s must be a number from 0 to %(most)s.", name=name, cards=label, most=most)
+
+
+def _count_out_of_range(name: str, label: str, most: int) -> Message:
+    return N_("%(name)s: %(cards)s must be from 0 to %(most)s.", name=name, cards=label, most=most)
+
+
+def _high_untaken(card: int) -> Message:
+    return N_("Who took the black %(card)s?", card=card)
+
+
+def _others_took(taken: int | str, label: str, most: int) -> Message:
+    return N_("The others took %(taken)s %(cards)s; the deck has only %(most)s.", taken=taken, cards=label, most=most)
+
+
+def _deck_count(label: str, most: int, total: int | str) -> Message:
+    return N_("The deck has %(most)s %(cards)s; these counts add up to %(total)s.", most=most, cards=label, total=total)
 
 
 # --- the game as a fold over its deals -----------------------------------------------
@@ -929,3 +953,65 @@ def rematch(state: GameState, first_dealer: str | None = None, rng: random.Rando
 def draw_first_dealer(players: int, rng: random.Random | None = None) -> int:
     """Draw for the first deal: ties are redrawn, so every seat is equally likely."""
     return (rng or random.SystemRandom()).randrange(players)
+
+
+# --- for a phone that cannot reach the server ----------------------------------------
+
+
+def upcoming(state: GameState, count: int) -> tuple[DealInfo, ...]:
+    """The ``count`` deals after the next one, as they come if the game lasts that long.
+
+    Who deals them, the pass and the lead follow from the seating and the rules alone,
+    so a phone that cannot reach the server can still move on deal by deal; whether the
+    game ends before one of them is known only once its deals are scored.
+
+    >>> game = replay(Setup(STANDARD, ("Ana", "Ben", "Cy", "Dee"), first_dealer=3), [])
+    >>> [(info.number, info.dealer, info.pass_.value) for info in upcoming(game, 3)]
+    [(2, 0, 'right'), (3, 1, 'across'), (4, 2, 'left')]
+    """
+    if state.next is None:
+        return ()
+    return tuple(deal_info(state.setup, state.next.number + step) for step in range(1, count + 1))
+
+
+def deal_checks(rules: RuleSet, players: Sequence[str]) -> dict[str, object]:
+    """What a page needs to check a deal as :func:`parse_points`, :func:`check_points` and
+    :func:`parse_cards` do, for when it cannot reach the server: the rule set's numbers,
+    and each sentence those checks say, with a slot (``{name}``, ``{points}``, ``{text}``,
+    ``{total}``, ``{taken}``) for what only the typed numbers tell.
+
+    >>> checks = deal_checks(STANDARD, ("Ana", "Ben", "Cy"))
+    >>> checks["deal_total"], checks["least"], checks["most"], checks["shoot_threshold"]
+    (60, -20, 80, 60)
+    >>> str(checks["say"]["sum"])
+    "The points add up to {total}, not 60: check each player's count."
+    """
+    shoot = rules.shoot_rule and len(players) >= 2
+    labels = {key: (most, label) for key, most, label in rules.card_counts}
+    return {
+        "players": list(players),
+        "deal_total": rules.deal_total,
+        "least": rules.min_raw,
+        "most": rules.max_raw,
+        "digits": MAX_SCORE_DIGITS,
+        "shoot_threshold": rules.shoot_threshold if shoot else None,
+        # a shoot's final scores typed as points: each seat's row, as the table would type it
+        "shoot_scores": [list(_shoot_scores(rules, len(players), seat)) for seat in range(len(players))] if shoot else [],
+        # in the order the checks go through them: the first refused is the one said
+        "counts": [[key, most] for key, (most, _) in labels.items()],
+        "high_blacks": list(HIGH_BLACKS),
+        "say": {
+            "missing": _points_missing("{name}"),
+            "not_whole": _not_whole("{name}", "{text}"),
+            "too_long": _too_long(rules, "{name}"),
+            "impossible": _impossible_points(rules, "{name}", "{points}"),
+            "sum": _wrong_sum(rules, "{total}"),
+            # said of the seat whose shoot the typed numbers are the scores of
+            "as_scores": _how_to_enter_a_shoot(rules, ("{name}",), 0) if shoot else "",
+            "count_not_a_number": {key: _count_not_a_number("{name}", label, most) for key, (most, label) in labels.items()},
+            "count_out_of_range": {key: _count_out_of_range("{name}", label, most) for key, (most, label) in labels.items()},
+            "others_took": {key: _others_took("{taken}", label, most) for key, (most, label) in labels.items()},
+            "deck_count": {key: _deck_count(label, most, "{total}") for key, (most, label) in labels.items()},
+            "high_untaken": {str(card): _high_untaken(card) for card in HIGH_BLACKS},
+        },
+    }

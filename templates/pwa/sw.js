@@ -2,6 +2,10 @@
 const CACHE = "companion-{{ version }}";
 const SHELL = {{ shell | tojson }};
 const OFFLINE = {{ offline | tojson }};
+// what a page served from this phone's copy says of itself, in each language
+const KEPT = {{ kept | tojson }};
+// the queue of deals and turns kept on the phone, and its sending (companion.pwa.QUEUE)
+importScripts({{ queue | tojson }});
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)));
@@ -21,6 +25,29 @@ self.addEventListener("activate", (event) => {
       .then(() => self.clients.claim())
   );
 });
+
+// the browser says the connection is back (after a reload or a restart too): send what waits;
+// a failure has the browser try again later
+self.addEventListener("sync", (event) => {
+  if (event.tag !== "companion-queue") return;
+  event.waitUntil(self.companionQueue.drain().then((done) => { if (!done) throw new Error("the server cannot be reached"); }));
+});
+
+// a page from the phone's copy says so, and from when (the Date its server sent it with)
+async function marked(kept) {
+  const html = await kept.text();
+  const lang = (/<html lang="([\w-]+)"/.exec(html) || [])[1] || "en";
+  const made = new Date(kept.headers.get("Date") || Date.now());
+  const when = new Intl.DateTimeFormat(lang, {dateStyle: "medium", timeStyle: "short"}).format(made);
+  const words = (KEPT[lang] || KEPT.en).replace("{when}", when)
+    .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const note = `<p class="offline-copy" role="status" data-kept="${made.toISOString()}">${words}</p>`;
+  const headers = new Headers(kept.headers);
+  // the body is read and changed: its old length and encoding no longer describe it
+  headers.delete("Content-Length");
+  headers.delete("Content-Encoding");
+  return new Response(html.replace('<main id="main">', `<main id="main">${note}`), {status: kept.status, headers});
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
@@ -49,7 +76,7 @@ self.addEventListener("fetch", (event) => {
           caches.open(CACHE).then((cache) => cache.put(request, copy));
         }
         return response;
-      }).catch(() => caches.match(request).then((hit) => hit || caches.match(OFFLINE)))
+      }).catch(() => caches.match(request).then((hit) => (hit ? marked(hit) : caches.match(OFFLINE))))
     );
   }
 });

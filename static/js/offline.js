@@ -1,0 +1,90 @@
+// Recording never waits for the network: the small part a recording page loads. It
+// watches where htmx would ask the server and brings in offline-queue.js (the queue on
+// the phone, its sending, what the page shows of it) when something waits, when the
+// server cannot be reached, and as soon as the table starts entering a deal, so that a
+// phone without the service worker has it in its cache before the Wi-Fi drops.
+(function () {
+  "use strict";
+  const script = document.currentScript;
+  const submitters = new WeakMap();
+  let loading = null;
+
+  function full() {
+    loading = loading || new Promise((resolve, reject) => {
+      const tag = document.createElement("script");
+      tag.src = script.dataset.queue;
+      tag.onload = () => resolve(window.companionOffline);
+      tag.onerror = () => { loading = null; reject(new Error("offline-queue.js is not on this phone")); };
+      document.head.append(tag);
+    });
+    return loading;
+  }
+  const later = (work) => full().then(work, () => {});
+
+  document.addEventListener("submit", (event) => { submitters.set(event.target, event.submitter); }, true);
+
+  document.addEventListener("htmx:confirm", (event) => {
+    const detail = event.detail;
+    const submitter = submitters.get(detail.elt);
+    // loaded, it decides at once; before that, nothing has to wait but what cannot be sent now
+    if (window.companionOffline) {
+      if (window.companionOffline.confirm(detail, submitter)) event.preventDefault();
+    } else if (!navigator.onLine && detail.elt.closest("#game, #spy-game")) {
+      event.preventDefault();
+      later((offline) => { if (!offline.confirm(detail, submitter)) detail.issueRequest(true); });
+    }
+  });
+
+  const unreachable = (event) => later((offline) => offline.unreachable(event.detail, submitters.get(event.detail.elt)));
+  document.addEventListener("htmx:sendError", unreachable);
+  document.addEventListener("htmx:timeout", unreachable);
+  // a proxy in front answers for a server that is gone
+  document.addEventListener("htmx:responseError", (event) => { if ([502, 504].includes(event.detail.xhr.status)) unreachable(event); });
+
+  // the copy of this page the service worker keeps, made new after a change, for a reload offline
+  let copying = null;
+  window.companionKeepCopy = () => {
+    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+    clearTimeout(copying);
+    copying = setTimeout(() => fetch(location.href, {credentials: "same-origin", headers: {Accept: "text/html"}}).catch(() => {}), 500);
+  };
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!event.detail.successful || event.detail.requestConfig.verb !== "post") return;
+    window.companionKeepCopy();
+    full().catch(() => {});
+  });
+
+  const playing = (event) => {
+    if (!event.target.closest || !event.target.closest("form.deal-form, form.turn-form")) return;
+    document.removeEventListener("focusin", playing);
+    document.removeEventListener("pointerdown", playing);
+    full().catch(() => {});
+  };
+  document.addEventListener("focusin", playing);
+  document.addEventListener("pointerdown", playing);
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a[data-needs-connection]");
+    if (!link || navigator.onLine) return;
+    event.preventDefault();
+    later((offline) => offline.needsConnection(link.dataset.needsConnection));
+  });
+
+  // the edit page's form is sent by the browser itself, which cannot keep it for later
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.dataset || !form.dataset.offlineWords || navigator.onLine) return;
+    event.preventDefault();
+    later((offline) => offline.editRefused(form));
+  });
+
+  // something waits on this phone (from before a reload or a restart): show it and send it
+  try {
+    const opening = indexedDB.open("companion-offline", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("queue", {keyPath: "id"});
+    opening.onsuccess = () => {
+      const counting = opening.result.transaction("queue").objectStore("queue").count();
+      counting.onsuccess = () => { opening.result.close(); if (counting.result) full().catch(() => {}); };
+    };
+  } catch (error) { /* no IndexedDB (a private window in some browsers): nothing can wait */ }
+})();
