@@ -143,8 +143,8 @@
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
   const words = (game) => JSON.parse(about(game).words);
   const mine = (game) => entries.filter((entry) => entry.game === about(game).game);
+  // in the languages offered, every count but one takes the same form (the catalogues' plural rules)
   const plural = (forms, count) => fill(forms[count === 1 ? 0 : 1], {num: formatted(count)});
-  // for the languages offered, a count that is not one takes the other form (the catalogues' plural rules)
 
   function newId() {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -196,7 +196,8 @@
       const typed = [...form.querySelectorAll("input[type=text], input[type=radio]:checked")]
         .filter((input) => input.type === "radio" || input.value !== "")
         .map((input) => [input.name, input.value, input.type]);
-      carried = typed.length ? {number: form.elements.number.value, typed} : null;
+      const focused = form.contains(document.activeElement) ? document.activeElement.id : "";
+      carried = typed.length ? {number: form.elements.number.value, typed, focused} : null;
     }
     const mode = form && form.dataset.mode === "cards" ? "?mode=cards" : "";
     htmx.ajax("GET", about(game).show + mode, {target: `#${game.id}`, swap: "outerHTML"}).then(() => {
@@ -214,8 +215,10 @@
       if (!input) return;
       if (type === "radio") input.checked = true; else input.value = value;
     });
+    const focused = carried.focused && document.getElementById(carried.focused);
     carried = null;
     form.dispatchEvent(new Event("change", {bubbles: true}));
+    if (focused) focused.focus({preventScroll: true});
   }
 
   // --- checking a deal as the server would --------------------------------------------
