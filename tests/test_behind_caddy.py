@@ -21,6 +21,18 @@ CADDY = shutil.which("caddy")
 pytestmark = pytest.mark.skipif(CADDY is None, reason="Debian's caddy package is not installed (scripts/system-packages.sh installs it)")
 
 
+def serves_its_certificate(port: int, root: Path) -> bool:
+    """Caddy listens, and writes its root, before it has issued the site's certificate: until
+    then a handshake ends in an internal error. A busy machine widens that gap."""
+    try:
+        context = ssl.create_default_context(cafile=str(root))
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as raw:
+            context.wrap_socket(raw, server_hostname="localhost").close()
+        return True
+    except OSError:  # no root yet, no listener yet, or no certificate yet (ssl.SSLError)
+        return False
+
+
 @pytest.fixture
 def behind_caddy(tmp_path: Path, databases: Databases) -> Iterator[tuple[Server, str, Path]]:
     app = Server(
@@ -38,17 +50,15 @@ def behind_caddy(tmp_path: Path, databases: Databases) -> Iterator[tuple[Server,
     log = (tmp_path / "caddy.log").open("wb")
     caddy = subprocess.Popen([CADDY, "run", "--config", str(config), "--adapter", "caddyfile"], stdout=log, stderr=subprocess.STDOUT, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
     root = storage / "pki" / "authorities" / "local" / "root.crt"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert caddy.poll() is None, (tmp_path / "caddy.log").read_text()
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            if root.exists():
-                break
-        except OSError:
-            pass
-        time.sleep(0.2)
     try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert caddy.poll() is None, (tmp_path / "caddy.log").read_text()
+            if serves_its_certificate(port, root):
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail(f"caddy served no certificate in 30 s: {(tmp_path / 'caddy.log').read_text()}")
         yield app, f"https://localhost:{port}", root
     finally:
         caddy.terminate()
