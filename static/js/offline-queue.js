@@ -79,6 +79,9 @@
     return true;
   }
 
+  // each game as the server last answered: how many deals it holds, which is next
+  const seen = new Map();
+
   // "stored", "refused" (with the server's reason kept on the entry) or "unreachable"
   async function send(entry) {
     let response;
@@ -90,6 +93,7 @@
     }
     const html = response.type === "opaqueredirect" ? "" : await response.text().catch(() => "");
     const recorded = attribute(html, "data-deals");
+    if (recorded !== null) seen.set(entry.game, {deals: recorded, next: attribute(html, "data-next") || ""});
     // a 200 that still asks something (a shoot question) has stored nothing
     if (response.status === 200 && recorded !== null && Number(recorded) >= entry.number) return "stored";
     if ([200, 400, 404, 409, 413, 422].includes(response.status)) {
@@ -168,16 +172,22 @@
   async function attempt() {
     clearTimeout(timer);
     timer = null;
-    const before = new Set(entries.map((entry) => entry.id));
+    const before = new Map(entries.map((entry) => [entry.id, entry.status]));
     const done = await drain().catch(() => false);
-    await reread();
     const game = root();
-    if (game) {
-      const left = new Set(entries.map((entry) => entry.id));
-      const sent = [...before].filter((id) => !left.has(id)).length;
+    const now = await all().catch(() => entries);
+    const sent = [...before.keys()].filter((id) => !now.some((entry) => entry.id === id)).length;
+    const refused = now.some((entry) => entry.status === "refused" && before.get(entry.id) === "waiting");
+    // what is typed for the next deal is taken before the page shows the queue as it is now
+    if (game && (sent || refused)) {
+      hold(game);
       if (sent) news = [plural(words(game).recorded, sent)];
-      if (sent || entries.some((entry) => entry.status === "refused" && before.has(entry.id))) update(game);
+      // until the game is shown again, the page counts from what the server last said
+      const latest = seen.get(about(game).game);
+      if (latest) Object.assign(game.querySelector(".offline-status").dataset, latest);
     }
+    await reread();
+    if (game && (sent || refused)) update(game);
     if (done) { pause = 1000; return; }
     timer = setTimeout(attempt, pause);
     pause = Math.min(pause * 2, 30000);
@@ -190,15 +200,18 @@
 
   // the game as the server has it now; what is being typed for the next deal stays
   let carried = null;
+  function hold(game) {
+    const form = game.querySelector("form.deal-form");
+    if (!form) return;
+    const typed = [...form.querySelectorAll("input[type=text], input[type=radio]:checked")]
+      .filter((input) => input.type === "radio" || input.value !== "")
+      .map((input) => [input.name, input.value, input.type]);
+    const focused = form.contains(document.activeElement) ? document.activeElement.id : "";
+    carried = typed.length ? {number: form.elements.number.value, typed, focused} : null;
+  }
+
   function update(game) {
     const form = game.querySelector("form.deal-form, form.turn-form");
-    if (form) {
-      const typed = [...form.querySelectorAll("input[type=text], input[type=radio]:checked")]
-        .filter((input) => input.type === "radio" || input.value !== "")
-        .map((input) => [input.name, input.value, input.type]);
-      const focused = form.contains(document.activeElement) ? document.activeElement.id : "";
-      carried = typed.length ? {number: form.elements.number.value, typed, focused} : null;
-    }
     const mode = form && form.dataset.mode === "cards" ? "?mode=cards" : "";
     htmx.ajax("GET", about(game).show + mode, {target: `#${game.id}`, swap: "outerHTML"}).then(() => {
       // the game is the server's again, not the phone's copy

@@ -7,6 +7,7 @@ import re
 import time
 import urllib.request
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
@@ -66,7 +67,12 @@ def test_three_deals_recorded_offline_with_a_reload_between_are_stored_once_each
     record(page, 2, DEALS[1])
     expect(status(page)).to_contain_text("2 deals are waiting to be sent.")
     page.reload()
-    expect(page.locator(".offline-copy")).to_contain_text("This page is a copy kept on this phone from")
+    # from when: the time its server sent it, as the reader's language writes a date
+    copy = page.locator(".offline-copy")
+    expect(copy).to_contain_text("This page is a copy kept on this phone from")
+    kept = datetime.fromisoformat(copy.get_attribute("data-kept").replace("Z", "+00:00"))
+    assert abs((datetime.now(UTC) - kept).total_seconds()) < 120
+    expect(copy).to_contain_text(f"{kept.year}")
     expect(page.locator("#next-deal-title")).to_have_text("Deal 3: Cy deals")
     expect(page.locator(".deals tr.offline-row")).to_have_count(2)
     expect(page.locator(".deals tr.offline-row").first).to_contain_text("waiting")
