@@ -47,6 +47,28 @@ def new_game(page: Page, base: str, names: tuple[str, ...] = ("Ana", "Ben", "Cy"
     return page.url
 
 
+def settled(page: Page) -> None:
+    """Wait until htmx has finished its swap and settle, and the page's own handlers have run.
+
+    What a swap shows is visible before its settle ends, and the settle's handlers (focus,
+    scroll) may still move things: a test that acts in between races them.
+    """
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')", polling=50)
+
+
+def under_the_worker(page: Page) -> None:
+    """Wait until the service worker answers this page's requests.
+
+    Polled on a timer, not per animation frame: a headless page on a busy machine draws
+    seldom. Once the worker is active, a page it has not claimed yet is reloaded, as a
+    phone's next visit would be: every navigation after activation goes through it.
+    """
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready).active !== null", polling=100)
+    if page.evaluate("() => navigator.serviceWorker.controller === null"):
+        page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", polling=100)
+
+
 def enter_points(page: Page, points: dict[str, int | str]) -> None:
     for name, value in points.items():
         page.get_by_role("textbox", name=name, exact=True).fill(str(value))

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.browsing import Server, enter_points, new_game, phone_context
+from tests.browser.browsing import Server, enter_points, new_game, phone_context, settled
 
 # the phone of issue 15 with its on-screen keyboard open: a little over half the screen is left
 KEYBOARD_OPEN = {"width": 390, "height": 500}
@@ -67,6 +67,8 @@ def test_enter_in_the_last_box_does_not_answer_an_open_shoot_question(phone: Pag
     enter_points(phone, {"Ana": 65, "Ben": -5, "Cy": 0, "Dee": 0})
     phone.get_by_role("button", name="Record deal 1").click()
     expect(phone.get_by_text("Did Ana take all 16 black cards?")).to_be_visible()
+    # once the question's swap has settled: its handler lowers the keyboard of a box in focus
+    settled(phone)
     sent = posts_of(phone)
     box(phone, "Dee").focus()
     phone.keyboard.press("Enter")
@@ -112,7 +114,7 @@ def test_the_keyboard_coming_up_over_the_last_box_leaves_it_and_record_on_screen
     # the browser shows the box it focused above the keyboard; the page shows the rest of the way
     phone.set_viewport_size(KEYBOARD_OPEN)
     record = phone.get_by_role("button", name="Record deal 1")
-    phone.wait_for_function("() => window.scrollY > 0")
+    phone.wait_for_function("() => window.scrollY > 0", polling=100)
     assert wholly_on_screen(phone, box(phone, "Dee"))
     assert wholly_on_screen(phone, record)
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.browser.browsing import Server, enter_points, new_game, phone_context
+from tests.browser.browsing import Server, enter_points, new_game, phone_context, under_the_worker
 from tests.browser.test_spy_on_a_phone import BEN, answer, new_spy_game, tap
 
 DEALS = [
@@ -45,7 +45,7 @@ def status(page: Page):
 
 def controlled(page: Page, url: str) -> None:
     """Open ``url`` through the service worker, which keeps a copy of it for a reload offline."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    under_the_worker(page)
     page.goto(url)
 
 

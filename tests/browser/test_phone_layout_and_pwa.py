@@ -11,7 +11,7 @@ import pytest
 from babel.support import Translations
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.browsing import AXE, SMALL_PHONE, Server, enter_points, new_game, phone_context
+from tests.browser.browsing import AXE, SMALL_PHONE, Server, enter_points, new_game, phone_context, under_the_worker
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
 
@@ -155,7 +155,7 @@ def test_the_service_worker_keeps_visited_pages_and_the_offline_page_when_the_se
     game = new_game(page, own_server.url)
     state = page.evaluate("() => navigator.serviceWorker.ready.then((r) => r.active.state)")
     assert state in ("activating", "activated")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    under_the_worker(page)
     # this visit goes through the worker, which keeps a copy of the page
     page.goto(game)
     expect(page.locator("#next-deal-title")).to_have_text("Deal 1: Ana deals")
@@ -173,9 +173,9 @@ def test_after_a_change_of_language_the_offline_page_speaks_the_new_one(browser:
     context = phone_context(browser)
     page = context.new_page()
     page.goto(own_server.url)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    under_the_worker(page)
     page.get_by_label("Language").select_option("es")
-    page.wait_for_function("() => document.documentElement.lang === 'es'")
+    page.wait_for_function("() => document.documentElement.lang === 'es'", polling=100)
     page.wait_for_function(
         """async () => {
             for (const key of await caches.keys()) {
@@ -183,7 +183,8 @@ def test_after_a_change_of_language_the_offline_page_speaks_the_new_one(browser:
                 if (kept && (await kept.text()).includes('<html lang="es"')) return true;
             }
             return false;
-        }"""
+        }""",
+        polling=250,
     )
     own_server.stop()
     page.goto(f"{own_server.url}/black-spy/never-visited")

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from companion import tls
-from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, PHONE, Server, enter_points, free_port, new_game
+from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, PHONE, Server, enter_points, free_port, new_game, under_the_worker
 from tests.databases import Databases
 
 LAN_NAME = f"{socket.gethostname().split('.')[0]}.local"
@@ -95,7 +95,7 @@ def test_at_the_secure_address_the_phone_gets_the_whole_app_and_keeps_it_offline
     enter_points(page, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
     page.get_by_role("button", name="Record deal 1").click()
     expect(page.locator(".messages")).to_contain_text("Deal 1 recorded.")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    under_the_worker(page)
 
     cdp = context.new_cdp_session(page)
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
