@@ -42,6 +42,7 @@ def _versions(key: Any) -> Select:
 WATCHED: dict[str, tuple[Select, str]] = {
     "black_spy.show": (_versions(Game.id), "game_id"),
     "spy.show": (_versions(Game.id), "game_id"),
+    "scorepad.show": (_versions(Game.id), "game_id"),
     "watch.show": (_versions(Game.watch_id), "watch_id"),
 }
 

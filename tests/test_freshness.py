@@ -84,3 +84,16 @@ def test_a_spy_page_and_its_looks_have_their_own_validators(client: FlaskClient)
     plain = validator(client, url)
     assert asked_again(client, url, plain) == 304
     assert asked_again(client, url + "?look=1:1", plain) != 304
+
+
+def test_a_score_pad_answers_304_until_a_round_changes_it(client: FlaskClient) -> None:
+    from tests.test_scorepad_app import post_round, start_pad
+
+    game_id = start_pad(client)
+    url = f"/scorepad/{game_id}"
+    tag = validator(client, url)
+    assert asked_again(client, url, tag) == 304
+    assert asked_again(client, url, tag, **{"HX-Request": "true"}) == 200
+    assert post_round(client, game_id, (10, 20, 30)).status_code == 303
+    client.get(url)  # the page that shows the flash of the round just recorded
+    assert asked_again(client, url, tag) == 200
