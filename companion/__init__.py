@@ -76,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         spy,
         trust,
         watch,
+        words,
     )
     from .extensions import compress, csrf, db, htmx, limiter, migrate
     from .models import configure_sqlite
@@ -100,6 +101,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     passcode.init_app(app)
     freshness.init_app(app)
     i18n.init_app(app, str(paths.TRANSLATIONS))
+    words.init_app(app)
     app.register_blueprint(games.bp)
     # each kind of game: its blueprint, and its place in the shared pages (companion/kinds.py)
     for kind in (black_spy.KIND, spy.KIND, scorepad.KIND):
