@@ -104,10 +104,23 @@ def _answer_if_unchanged() -> Response | None:
     if tag is None:
         return None
     g.etag = tag
-    if tag in request.if_none_match:
+    held = _held(tag)
+    if held is not None:
         response = Response(status=304)
-        _headers(response, tag)
+        _headers(response, held)
         return response
+    return None
+
+
+def _held(tag: str) -> str | None:
+    """The validator the phone sent back for ``tag``, if it sent one.
+
+    Flask-Compress marks a compressed page's ETag with its encoding ("…:br"), so a phone
+    that accepts compression, as every phone does, holds that form of the tag.
+    """
+    for held in (tag, *(f"{tag}:{encoding}" for encoding in current_app.config["COMPRESS_ALGORITHM"])):
+        if held in request.if_none_match:
+            return held
     return None
 
 

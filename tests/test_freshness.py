@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -97,3 +98,19 @@ def test_a_score_pad_answers_304_until_a_round_changes_it(client: FlaskClient) -
     assert post_round(client, game_id, (10, 20, 30)).status_code == 303
     client.get(url)  # the page that shows the flash of the round just recorded
     assert asked_again(client, url, tag) == 200
+
+
+def test_a_phone_that_takes_compressed_pages_gets_its_304_without_the_game_replayed(
+    client: FlaskClient, app: Flask, monkeypatch
+) -> None:
+    game_id = start_game(client)
+    for url in (f"/black-spy/{game_id}", watch_url(app, game_id)):
+        for encoding in ("br", "gzip"):
+            response = client.get(url, headers={"Accept-Encoding": encoding})
+            assert response.headers["Content-Encoding"] == encoding
+            tag = response.headers["ETag"]
+            with monkeypatch.context() as patched:
+                patched.setattr(Game, "state", lambda game: pytest.fail("the game was replayed"))
+                again = client.get(url, headers={"Accept-Encoding": encoding, "If-None-Match": tag})
+            assert again.status_code == 304, (url, encoding)
+            assert again.headers["ETag"] == tag and again.get_data() == b""
