@@ -19,6 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 from types import MappingProxyType
 
 from . import N_, Message, Nn_, RulesError
@@ -84,7 +85,9 @@ class RuleSet:
     shoot_rule: bool
     custom_end_value: int | None = None
 
-    @property
+    # the figures below are read for every seat of every deal of each replay: worked out
+    # once per rule set (frozen, so they never change), not at every reading
+    @cached_property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(self.end_values))
 
@@ -96,21 +99,21 @@ class RuleSet:
     def max_players(self) -> int:
         return self.player_counts[-1]
 
-    @property
+    @cached_property
     def black_points(self) -> int:
         """What all 16 black cards are worth together."""
         return LOW_BLACKS * self.low_black_points + BLACK_SPIES * self.black_spy_points + sum(self.high_black_points.values())
 
-    @property
+    @cached_property
     def deal_total(self) -> int:
         """What every deal adds up to across the table."""
         return self.black_points + COLOURED_SPIES * self.coloured_spy_points
 
-    @property
+    @cached_property
     def min_raw(self) -> int:
         return COLOURED_SPIES * min(0, self.coloured_spy_points)
 
-    @property
+    @cached_property
     def max_raw(self) -> int:
         return self.black_points + COLOURED_SPIES * max(0, self.coloured_spy_points)
 
