@@ -197,7 +197,24 @@ class Game(Model):
         for seat in self.seats:
             seat.total = figures.totals[seat.position]
             seat.won = figures.won[seat.position]
-        self.scores = [DealScore(**row) for row in figures.scores]
+        self._keep_scores(figures.scores)
+
+    def _keep_scores(self, rows: tuple[dict[str, Any], ...]) -> None:
+        """Bring the kept per-deal scores to ``rows``, writing only what changed.
+
+        A new deal adds its seats' rows and leaves the others be; rewriting them all made
+        every deal of a long game cost a delete and an insert per deal and seat.
+        """
+        kept = {(score.number, score.seat): score for score in self.scores}
+        for row in rows:
+            score = kept.pop((row["number"], row["seat"]), None)
+            if score is None:
+                self.scores.append(DealScore(**row))
+            else:
+                # the same value set again is no change: the flush writes nothing for it
+                score.raw, score.score, score.shot = row["raw"], row["score"], row["shot"]
+        for gone in kept.values():
+            self.scores.remove(gone)
 
     def spy_setup(self) -> spy.Setup:
         places = None
@@ -491,7 +508,8 @@ def _keep_figures(session: Session, _context: Any, _instances: Any) -> None:
 
     Every write reaches the database through a flush, so no view can forget this: the
     game's version goes up with its row (a race with another phone is caught at the
-    commit), and its statistics day is recounted just before the commit.
+    commit), and, when it is or was over, its statistics day is recounted just before
+    the commit.
     """
     changed: dict[int, Game] = {}
     for item in (*session.new, *session.dirty, *session.deleted):
@@ -500,9 +518,13 @@ def _keep_figures(session: Session, _context: Any, _instances: Any) -> None:
             changed[id(game)] = game
     for game in changed.values():
         game.updated_at = utcnow()
+        # the statistics count finished games only: a deal in a game that is not over, and
+        # was not before it, changes none of them, and most writes are such deals
+        was_finished = bool(game.finished)
         with session.no_autoflush:
             game.refresh_cache()
-        session.info.setdefault("touched_games", set()).add(game)
+        if was_finished or game.finished:
+            session.info.setdefault("touched_games", set()).add(game)
 
 
 def _game_of(session: Session, item: Any) -> Game | None:

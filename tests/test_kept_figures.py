@@ -84,3 +84,52 @@ def test_a_black_spy_games_kept_figures_follow_an_edit_of_an_old_deal(app: Flask
     form = {"mode": "points", "points-0": "0", "points-1": "35", "points-2": "25", "points-3": "0"}
     assert client.post(f"/black-spy/{game_id}/deals/1/edit", data=form).status_code == 303
     assert_kept_figures_equal_the_fold(app, game_id)
+
+
+def kept_score_rows(app: Flask, game_id: str) -> dict[tuple[int, int], int]:
+    with app.app_context():
+        rows = db.session.execute(select(DealScore.number, DealScore.seat, DealScore.id).where(DealScore.game_id == game_id)).all()
+        return {(number, seat): row_id for number, seat, row_id in rows}
+
+
+def test_a_new_deal_adds_its_own_score_rows_and_leaves_the_earlier_ones_as_they_were(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [10, 10, 20, 20])
+    before = kept_score_rows(app, game_id)
+    assert post_points(client, game_id, [0, 30, 15, 15]).status_code == 303
+    after = kept_score_rows(app, game_id)
+    assert len(after) == 12 and {key: after[key] for key in before} == before
+    assert client.post(f"/black-spy/{game_id}/undo", data={"number": "3"}).status_code == 303
+    assert kept_score_rows(app, game_id) == before
+    assert_kept_figures_equal_the_fold(app, game_id)
+
+
+def statements_of(app: Flask, write) -> list[str]:  # noqa: ANN001
+    from sqlalchemy import event
+
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(_connection, _cursor, statement, *_rest) -> None:  # noqa: ANN001
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        write()
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    return seen
+
+
+def test_statistics_are_recounted_only_for_a_game_that_is_or_was_over(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="50")
+    recounts = lambda statements: [s for s in statements if "player_days" in s]  # noqa: E731
+    assert recounts(statements_of(app, lambda: post_points(client, game_id, [20, 15, 25, 0]))) == []
+    # 60 more for Ana takes her past the house end value of 50: the game is over
+    assert recounts(statements_of(app, lambda: post_points(client, game_id, [60, 0, 0, 0], shoot="none"))) != []
+    with app.app_context():
+        assert db.session.get(Game, game_id).finished
+    # undone, the game is open again, and the day's figures forget it
+    assert recounts(statements_of(app, lambda: client.post(f"/black-spy/{game_id}/undo", data={"number": "2"}))) != []
