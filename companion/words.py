@@ -1,4 +1,5 @@
-"""Words for values the rules give as English codes ("left", "safe-1", "classic").
+"""Words for values the rules give as English codes ("left", "safe-1", "classic"), and
+the sentence of who leads a deal's first trick.
 
 The code is never printed; its word in the reader's language is. These are template
 globals, not Jinja macros: a page says them over and over (every row of a 30-deal table
@@ -8,10 +9,17 @@ this one lookup (benchmarks/pages.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from flask import Flask
+from markupsafe import Markup
 
 from .i18n import catalogue
-from .rules.black_spy import PASSED_CARDS
+from .rules.black_spy import PASSED_CARDS, FirstLead, RuleSet
+
+
+def gettext(text: str) -> str:
+    return catalogue().ugettext(text)
 
 
 def pgettext(context: str, text: str) -> str:
@@ -80,6 +88,22 @@ def target_word(target: str) -> str:
     return target
 
 
+def first_trick(rules: RuleSet, players: Sequence[str], dealer: int) -> Markup:
+    """Who leads the first trick of a coming deal, as one sentence.
+
+    The sentence is the translator's, markup and all (as a template's trans block takes
+    it); the leader's name goes into it escaped.
+    """
+    if rules.first_lead is FirstLead.RED_ONE:
+        return Markup(gettext("First trick: <strong>whoever holds the Red 1</strong> leads."))
+    name = players[rules.first_leader(len(players), dealer) or 0]
+    if rules.first_lead is FirstLead.DEALER_LEFT:
+        who = gettext("%(name)s (the dealer's left)") % {"name": name}
+    else:
+        who = gettext("%(name)s (the dealer's right)") % {"name": name}
+    return Markup(gettext("First trick: <strong>%(who)s</strong> leads.")) % {"who": who}
+
+
 def init_app(app: Flask) -> None:
-    for word in (preset_name, pass_word, pass_sentence, colour_word, facing_word, target_word):
+    for word in (preset_name, pass_word, pass_sentence, colour_word, facing_word, target_word, first_trick):
         app.add_template_global(word)

@@ -636,3 +636,25 @@ def test_the_deal_form_sits_in_the_deals_card_right_under_whose_deal_and_the_pas
     card = re.search(r'<section class="card next-deal deal-card".*?</section>', html, re.S).group(0)
     assert card.index("Deal 2:") < card.index("Pass 3 cards right") < card.index('<form method="post"') < card.index('id="points-0"')
     assert html.index('id="points-0"') < html.index("Standings") < html.index("Standard rules")
+
+
+def test_each_row_of_the_deals_table_opens_its_own_deal_for_a_change(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [10, 10, 20, 20])
+    page = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    links = re.findall(r'<a href="([^"]+)" data-needs-connection="edit" aria-label="([^"]+)">(\d+)</a>', page)
+    assert links == [
+        (f"/black-spy/{game_id}/deals/2/edit", "Edit deal 2", "2"),
+        (f"/black-spy/{game_id}/deals/1/edit", "Edit deal 1", "1"),
+    ]
+    assert 'value="10"' in client.get(links[0][0]).get_data(as_text=True)
+
+
+def test_the_coming_deal_says_who_leads_the_first_trick_by_the_rule_set(client: FlaskClient) -> None:
+    standard = start_game(client)
+    assert "First trick: <strong>whoever holds the Red 1</strong> leads." in client.get(f"/black-spy/{standard}").get_data(as_text=True)
+    # classic: the dealer's left leads; a name goes into the translated sentence escaped
+    classic = start_game(client, ("Ana", "Ben", "O'Neil", "Dee"), first_dealer=1, preset="classic")
+    page = client.get(f"/black-spy/{classic}").get_data(as_text=True)
+    assert "First trick: <strong>O&#39;Neil (the dealer&#39;s left)</strong> leads." in page
