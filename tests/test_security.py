@@ -208,3 +208,13 @@ def test_wrong_tries_are_counted_across_the_worker_processes_of_one_server(datab
     second = make_app(database_url, PASSCODE="open sesame", RATELIMIT_ENABLED=True).test_client()
     statuses = [(first if n % 2 else second).post("/passcode", data={"passcode": f"guess {n}"}).status_code for n in range(7)]
     assert statuses == [401] * 5 + [429, 429]
+
+
+def test_a_stylesheet_or_script_goes_without_the_headers_only_a_document_reads(client: FlaskClient) -> None:
+    for url in ("/static/css/app.css", "/static/js/app.js"):
+        response = client.get(url)
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Cross-Origin-Resource-Policy"] == "same-origin"
+        assert "Permissions-Policy" not in response.headers and "Cross-Origin-Opener-Policy" not in response.headers, url
+    # an svg opened on its own is a document: it keeps them
+    assert "Permissions-Policy" in client.get("/static/icons/icon.svg").headers

@@ -1,0 +1,41 @@
+"""Static files reach a phone compressed once, as hard as their encoding allows."""
+
+from __future__ import annotations
+
+import gzip
+
+import brotli
+import pytest
+from flask.testing import FlaskClient
+
+from companion import paths
+from companion.assets import HTMX_FILE
+
+
+@pytest.mark.parametrize("name", ["css/app.css", "js/app.js", HTMX_FILE, "icons/icon.svg"])
+def test_a_phone_that_takes_brotli_gets_the_file_at_brotlis_best(client: FlaskClient, name: str) -> None:
+    whole = (paths.STATIC / name).read_bytes()
+    response = client.get(f"/static/{name}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert response.status_code == 200 and response.headers["Content-Encoding"] == "br"
+    body = response.get_data()
+    assert brotli.decompress(body) == whole
+    # smaller than the level a page made per request is compressed at (Flask-Compress's 4)
+    assert len(body) < len(brotli.compress(whole, quality=4))
+    assert response.headers["ETag"].endswith(':br"') and "Accept-Encoding" in response.headers["Vary"]
+
+
+def test_a_browser_without_brotli_gets_gzip_and_one_that_asks_for_nothing_gets_the_file_whole(client: FlaskClient) -> None:
+    whole = (paths.STATIC / "css/app.css").read_bytes()
+    for asked in ("gzip", "br;q=0, gzip"):
+        response = client.get("/static/css/app.css", headers={"Accept-Encoding": asked})
+        assert response.headers["Content-Encoding"] == "gzip" and gzip.decompress(response.get_data()) == whole, asked
+    response = client.get("/static/css/app.css", headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in response.headers and response.get_data() == whole
+
+
+def test_a_range_of_a_file_and_an_image_are_sent_as_they_are(client: FlaskClient) -> None:
+    whole = (paths.STATIC / "css/app.css").read_bytes()
+    part = client.get("/static/css/app.css", headers={"Accept-Encoding": "br", "Range": "bytes=0-99"})
+    assert part.status_code == 206 and part.get_data() == whole[:100] and "Content-Encoding" not in part.headers
+    icon = client.get("/static/icons/icon-192.png", headers={"Accept-Encoding": "br"})
+    assert "Content-Encoding" not in icon.headers and icon.get_data() == (paths.STATIC / "icons/icon-192.png").read_bytes()
