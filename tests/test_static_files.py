@@ -39,3 +39,22 @@ def test_a_range_of_a_file_and_an_image_are_sent_as_they_are(client: FlaskClient
     assert part.status_code == 206 and part.get_data() == whole[:100] and "Content-Encoding" not in part.headers
     icon = client.get("/static/icons/icon-192.png", headers={"Accept-Encoding": "br"})
     assert "Content-Encoding" not in icon.headers and icon.get_data() == (paths.STATIC / "icons/icon-192.png").read_bytes()
+
+
+def test_a_page_loads_htmx_exactly_when_it_swaps(app, client: FlaskClient) -> None:  # noqa: ANN001
+    from tests.test_security import a_game_of_each_kind, get_routes
+
+    values = a_game_of_each_kind(client)
+    pages = [url for url in get_routes(app, values) if not url.startswith("/static")] + ["/", "/new", "/history", "/players", "/phone"]
+    without = []
+    for url in pages:
+        response = client.get(url)
+        if response.mimetype != "text/html" or response.status_code != 200:
+            continue
+        html = response.get_data(as_text=True)
+        loads = HTMX_FILE in html
+        assert loads or " hx-" not in html, f"{url} swaps without htmx"
+        if not loads:
+            without.append(url)
+    # the pages that never swap go without it
+    assert "/" in without and "/new" in without and "/players" in without, without
