@@ -1,144 +1,503 @@
 """How many tables one `companion serve` holds: requests per second, p50 and p99, errors.
 
-Starts the app the way `make serve` does (granian, plain http), on loopback only, with a fresh
-database: SQLite by default, PostgreSQL when TEST_DATABASE_URL names a server:
+Run by hand from the project folder (or a worktree of it, to measure that worktree's
+code), with the project's virtualenv. The server is started the way `make serve` does
+(granian, plain http), on loopback only, with a fresh database: SQLite by default,
+PostgreSQL when TEST_DATABASE_URL names a server (scripts/with-postgres.sh sets it):
 
     .venv/bin/python benchmarks/load.py
+    .venv/bin/python benchmarks/load.py --tables 4,32 --seconds 5 --workers 1
     scripts/with-postgres.sh .venv/bin/python benchmarks/load.py
 
-Each simulated table has one scorer recording a deal every 20 s and five phones
-following the game page every 3 s. The number of tables doubles each step, for a
-bounded time per step, until p99 passes 200 ms or a request fails. The clients run in
-this process, so at the top steps some of the latency is the load generator's own.
+What it models: each table is one game of Black Spy and six phones, each phone one
+keep-alive connection with its own cookies.
+
+- The scorer's phone records a deal every 20 s as the page's htmx does: POST
+  <game>/deals with HX-Request, the deal form's fields (csrf token, submission id,
+  version, deal number) taken from the fragment the last answer brought, and points.
+- Five phones follow the game's read-only page (/watch/<id>) as its htmx polling does:
+  GET with HX-Request every 3 s (the page itself asks every 4 s: 3 s leaves a margin),
+  with If-None-Match naming their last copy, so an unchanged game answers 304.
+
+Each phone's first request is spread over its period, so that phones are not in step.
+Steps run 32, 64, 125, 250, 500, 1000 tables (--tables) for --seconds each, after a
+warm-up that is not counted (and the games of a step are started before it begins),
+until p99 reaches 200 ms or a request fails (a status other than 2xx or 304, a timeout,
+a refused or dropped connection). The load generator is one asyncio loop on raw
+sockets in this process, sharing the machine's cores with the server: its own CPU use
+(% of one core) and how late it started requests are printed beside every step, so a
+server held back by its client can be told apart.
+
+Every phone keeps its connection open between requests, as a browser does, and granian
+serves only so many connections at once (its backpressure: backlog 1024 / workers per
+worker, so about 1024 in all, some 170 tables); the script says so when a step asks for
+more. --granian-backpressure lifts that cap, to see what the app would hold without it.
 """
 
 from __future__ import annotations
 
 import argparse
-import heapq
-import http.cookiejar
+import asyncio
 import os
 import re
+import resource
 import statistics
 import sys
 import tempfile
-import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+import zlib
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.databases import Databases  # noqa: E402
-from tests.servers import Server, free_port  # noqa: E402
+from companion.cli import cores
+from tests.databases import Databases
+from tests.servers import Server, free_port
 
+HOST = "127.0.0.1"
 DEAL_EVERY = 20.0
 FOLLOW_EVERY = 3.0
 FOLLOWERS = 5
 P99_LIMIT = 0.200
+REQUEST_TIMEOUT = 10.0
+TABLES = "32,64,125,250,500,1000"
+PLAYERS = ["Ana", "Ben", "Cy", "Dee"]
+POINTS = ["20", "15", "25", "0"]  # 60, the standard deal total; nobody near a shoot
+# games started at once before a step: enough to keep both cores busy, few enough not to queue
+OPENING_AT_ONCE = 8
+# sockets this process needs besides the phones' (the server's start-up probe, stdio, the database)
+SPARE_FILES = 200
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+# the deal form comes first on the page, so the first of each field is the deal form's:
+# the undo form further down has a `number` of its own
+DEAL_FIELDS = re.compile(r'name="(csrf_token|submission|version|number)" value="([^"]*)"')
+WATCH = re.compile(r"/watch/[A-Za-z0-9_-]+")
+RECORDED = re.compile(r"Deal \d+ recorded\.")
 
 
-class Table:
-    """One game, its scorer's cookies, and the next deal to record."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        page = self.opener.open(f"{base}/new").read().decode()
-        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-        form = {"csrf_token": token, "first_dealer": "0", "end_value": "10000"}
-        form.update({f"player-{row}": name for row, name in enumerate(["Ana", "Ben", "Cy", "Dee"])})
-        response = self.opener.open(f"{base}/black-spy/new", urllib.parse.urlencode(form).encode())
-        self.url = response.geturl()
-        self.lock = threading.Lock()
-
-    def follow(self) -> None:
-        urllib.request.urlopen(self.url, timeout=10).read()
-
-    def record(self) -> None:
-        with self.lock:
-            page = self.opener.open(self.url, timeout=10).read().decode()
-            fields: dict[str, str] = {}
-            # the deal form comes first on the page; the undo form's number must not win
-            for name, value in re.findall(r'name="(csrf_token|number|submission|version)" value="([^"]*)"', page):
-                fields.setdefault(name, value)
-            fields.update({"mode": "points", "points-0": "20", "points-1": "15", "points-2": "25", "points-3": "0"})
-            self.opener.open(self.url + "/deals", urllib.parse.urlencode(fields).encode(), timeout=10).read()
+class Refused(Exception):
+    """An answer the phone did not expect; its text says which."""
 
 
-def run_step(tables: list[Table], seconds: float, pool: ThreadPoolExecutor) -> dict[str, float]:
-    latencies: list[float] = []
-    errors = [0]
-    lock = threading.Lock()
+# --- a small HTTP/1.1 client on raw sockets ------------------------------------------
 
-    def timed(action) -> None:  # noqa: ANN001
-        start = time.perf_counter()
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def text(self) -> str:
+        """The body as text; gzip undone (a scorer asks for nothing else: brotli is not in the stdlib)."""
+        body = self.body
+        encoding = self.headers.get("content-encoding", "identity")
+        if encoding == "gzip":
+            body = zlib.decompress(body, 16 + zlib.MAX_WBITS)
+        elif encoding != "identity":
+            raise Refused(f"a body in {encoding}, which this client cannot read")
+        return body.decode("utf-8", "replace")
+
+
+class Phone:
+    """One phone: one keep-alive connection, its cookies, and the ETag of its last page."""
+
+    def __init__(self, port: int, accept_encoding: str) -> None:
+        self.port = port
+        self.accept_encoding = accept_encoding
+        self.cookies: dict[str, str] = {}
+        self.etag: str | None = None
+        self.reconnects = 0  # keep-alive connections the server closed under this phone
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(
+        self, method: str, path: str, headers: dict[str, str] | None = None, form: dict[str, str] | None = None
+    ) -> Answer:
+        raw = self._build(method, path, headers or {}, form)
+        async with asyncio.timeout(REQUEST_TIMEOUT):
+            if self.writer is not None:
+                try:
+                    return await self._exchange(raw, method)
+                except (asyncio.IncompleteReadError, ConnectionResetError, BrokenPipeError) as dropped:
+                    # the server may close a keep-alive connection it held idle; a browser then
+                    # asks again on a new one. Dropped with part of an answer read is a failure.
+                    if isinstance(dropped, asyncio.IncompleteReadError) and dropped.partial:
+                        raise
+                    self.reconnects += 1
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+            return await self._exchange(raw, method)
+
+    def _build(self, method: str, path: str, headers: dict[str, str], form: dict[str, str] | None) -> bytes:
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}", f"Accept-Encoding: {self.accept_encoding}"]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{name}={value}" for name, value in self.cookies.items()))
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        body = b""
+        if form is not None:
+            body = urllib.parse.urlencode(form).encode()
+            lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+    async def _exchange(self, raw: bytes, method: str) -> Answer:
+        assert self.reader is not None and self.writer is not None
         try:
-            action()
-        except (urllib.error.URLError, OSError, AttributeError):
-            with lock:
-                errors[0] += 1
-            return
-        with lock:
-            latencies.append(time.perf_counter() - start)
+            self.writer.write(raw)
+            answer = await self._read_answer(self.reader, method)
+        except BaseException:
+            self.close()  # a half-read answer leaves the connection unusable
+            raise
+        if answer.headers.get("connection", "").lower() == "close":
+            self.close()
+        return answer
 
-    # spread each phone's first request over its period, as real phones are not in step
-    now = time.monotonic()
-    queue: list[tuple[float, int, float, object]] = []
+    async def _read_answer(self, reader: asyncio.StreamReader, method: str) -> Answer:
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        status = int(head[0].split(" ", 2)[1])
+        headers: dict[str, str] = {}
+        for line in head[1:]:
+            name, _, value = line.partition(":")
+            name, value = name.strip().lower(), value.strip()
+            if name == "set-cookie":
+                self._keep_cookie(value)
+            elif name:
+                headers[name] = value
+        if method == "HEAD" or status in (204, 304) or status < 200:
+            body = b""
+        elif "chunked" in headers.get("transfer-encoding", "").lower():
+            body = await self._read_chunked(reader)
+        elif "content-length" in headers:
+            body = await reader.readexactly(int(headers["content-length"]))
+        else:  # neither: the body runs to the end of the connection
+            body = await reader.read()
+            headers["connection"] = "close"
+        return Answer(status, headers, body)
+
+    @staticmethod
+    async def _read_chunked(reader: asyncio.StreamReader) -> bytes:
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";", 1)[0], 16)
+            if size == 0:
+                while await reader.readuntil(b"\r\n") != b"\r\n":  # trailers, if any
+                    pass
+                return b"".join(parts)
+            parts.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+
+    def _keep_cookie(self, header: str) -> None:
+        # the csrf token lives in the session cookie, and the watch page's ETag is made from it:
+        # a phone that dropped its cookie would never be answered 304
+        pair, *attributes = header.split(";")
+        name, _, value = pair.partition("=")
+        if not value or any(attribute.strip().lower() == "max-age=0" for attribute in attributes):
+            self.cookies.pop(name.strip(), None)
+        else:
+            self.cookies[name.strip()] = value.strip()
+
+
+# --- a table: a game, its scorer and its followers -------------------------------------
+
+
+@dataclass
+class Table:
+    scorer: Phone
+    path: str  # the game page, /black-spy/<id>
+    watch: str  # its read-only page, /watch/<id>
+    form: dict[str, str]  # the next deal's form, from the last page or fragment
+    followers: list[Phone]
+
+
+def deal_form(page: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for name, value in DEAL_FIELDS.findall(page):
+        fields.setdefault(name, value)
+    if len(fields) < 4:
+        raise Refused(f"no deal form on the page (found {sorted(fields)})")
+    return fields
+
+
+async def open_table(port: int) -> Table:
+    """Start a game as a phone does: the new-game form, then the game page it is sent to."""
+    # the scorer reads its pages, so it asks for gzip only (brotli is not in the stdlib)
+    scorer = Phone(port, "gzip")
+    page = await scorer.request("GET", "/new")
+    token = CSRF.search(page.text())
+    if page.status != 200 or token is None:
+        raise Refused(f"GET /new answered {page.status}")
+    form = {"csrf_token": token.group(1), "first_dealer": "0", "end_value": "10000"}
+    form.update({f"player-{row}": name for row, name in enumerate(PLAYERS)})
+    created = await scorer.request("POST", "/black-spy/new", form=form)
+    if created.status != 303:
+        raise Refused(f"POST /black-spy/new answered {created.status}")
+    path = urllib.parse.urlsplit(created.headers["location"]).path
+    game = await scorer.request("GET", path)
+    text = game.text()
+    watch = WATCH.search(text)
+    if game.status != 200 or watch is None:
+        raise Refused(f"GET {path} answered {game.status}" + ("" if watch else ", with no /watch/ link"))
+    followers = [Phone(port, "gzip, br") for _ in range(FOLLOWERS)]
+    return Table(scorer, path, watch.group(0), deal_form(text), followers)
+
+
+async def open_tables(port: int, tables: list[Table], count: int) -> None:
+    """Add games until there are `count`, a few at once; before the step, so never timed."""
+    gate = asyncio.Semaphore(OPENING_AT_ONCE)
+
+    async def one() -> Table:
+        async with gate:
+            return await open_table(port)
+
+    tables.extend(await asyncio.gather(*(one() for _ in range(count - len(tables)))))
+
+
+# --- one step: the phones at work for a while ------------------------------------------
+
+
+@dataclass
+class Step:
+    """What the phones saw in one step; latencies only from requests begun after the warm-up."""
+
+    counted_from: float
+    latencies: list[float] = field(default_factory=list)
+    deal_latencies: list[float] = field(default_factory=list)
+    lateness: list[float] = field(default_factory=list)  # how long after its turn a request began
+    errors: Counter[str] = field(default_factory=Counter)  # counted in the warm-up too
+    kinds: Counter[str] = field(default_factory=Counter)  # deal, fresh (a poll answered 200), unchanged (304)
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+    def counts(self, began: float) -> bool:
+        return began >= self.counted_from
+
+
+async def record_deal(table: Table) -> tuple[str, float]:
+    """One deal, as the scorer's htmx posts it; the fragment answered carries the next deal's form."""
+    fields = {**table.form, "mode": "points", **{f"points-{seat}": points for seat, points in enumerate(POINTS)}}
+    began = time.perf_counter()
+    answer = await table.scorer.request("POST", table.path + "/deals", {"HX-Request": "true"}, fields)
+    took = time.perf_counter() - began
+    if answer.status != 200:
+        raise Refused(f"deal POST answered {answer.status}")
+    text = answer.text()
+    table.form = deal_form(text)
+    if not RECORDED.search(text):
+        raise Refused("deal POST answered 200 without recording the deal")
+    return "deal", took
+
+
+async def follow(table: Table, phone: Phone) -> tuple[str, float]:
+    """One poll of the watch page, revalidating the copy the phone holds as a browser's cache does."""
+    headers = {"HX-Request": "true"}
+    if phone.etag is not None:
+        headers["If-None-Match"] = phone.etag
+    began = time.perf_counter()
+    answer = await phone.request("GET", table.watch, headers)
+    took = time.perf_counter() - began
+    if answer.status == 304:
+        return "unchanged", took
+    if answer.status != 200:
+        raise Refused(f"watch GET answered {answer.status}")
+    phone.etag = answer.headers.get("etag")
+    return "fresh", took
+
+
+async def phone_at_work(
+    step: Step, first: float, period: float, end: float, action: Callable[[], Awaitable[tuple[str, float]]]
+) -> None:
+    """One phone's turns from `first` to `end`, one every `period`, as htmx's timer fires them."""
+    loop = asyncio.get_running_loop()
+    turn = first
+    while turn < end:
+        await asyncio.sleep(turn - loop.time())
+        began = loop.time()
+        try:
+            kind, took = await action()
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, Refused, ValueError) as failure:
+            step.errors[describe(failure)] += 1
+        else:
+            if step.counts(began):
+                step.lateness.append(began - turn)
+                step.latencies.append(took)
+                step.kinds[kind] += 1
+                if kind == "deal":
+                    step.deal_latencies.append(took)
+        # a phone whose answer came after its next turn asks again at once, not for every turn missed
+        turn = max(turn + period, loop.time())
+
+
+def describe(failure: BaseException) -> str:
+    if isinstance(failure, Refused):
+        return str(failure)
+    if isinstance(failure, TimeoutError):
+        return f"no answer in {REQUEST_TIMEOUT:.0f} s"
+    if isinstance(failure, asyncio.IncompleteReadError):
+        return "connection dropped mid-answer"
+    return type(failure).__name__
+
+
+async def run_step(tables: list[Table], warmup: float, seconds: float) -> Step:
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    step = Step(counted_from=start + warmup)
+    end = step.counted_from + seconds
+    phones = len(tables) * FOLLOWERS
+    work = []
     for index, table in enumerate(tables):
-        heapq.heappush(queue, (now + DEAL_EVERY * index / len(tables), len(queue), DEAL_EVERY, table.record))
-        for phone in range(FOLLOWERS):
-            offset = FOLLOW_EVERY * ((index * FOLLOWERS + phone) % (len(tables) * FOLLOWERS)) / (len(tables) * FOLLOWERS)
-            heapq.heappush(queue, (now + offset, len(queue), FOLLOW_EVERY, table.follow))
-    end = now + seconds
-    futures = []
-    while queue and queue[0][0] < end:
-        due, order, every, action = heapq.heappop(queue)
-        time.sleep(max(0.0, due - time.monotonic()))
-        futures.append(pool.submit(timed, action))
-        heapq.heappush(queue, (due + every, order, every, action))
-    for future in futures:
-        future.result()
-    ordered = sorted(latencies)
-    return {
-        "rps": len(ordered) / seconds,
-        "p50": statistics.median(ordered) if ordered else 0.0,
-        "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0,
-        "errors": errors[0],
-        "requests": len(ordered),
-    }
+        # spread each phone's first request over its period: real phones are not in step
+        scorer_first = start + DEAL_EVERY * index / len(tables)
+        work.append(phone_at_work(step, scorer_first, DEAL_EVERY, end, lambda t=table: record_deal(t)))
+        for seat, phone in enumerate(table.followers):
+            first = start + FOLLOW_EVERY * (index * FOLLOWERS + seat) / phones
+            work.append(phone_at_work(step, first, FOLLOW_EVERY, end, lambda t=table, p=phone: follow(t, p)))
+    await asyncio.gather(*work, measure_client(step, end))
+    return step
+
+
+async def measure_client(step: Step, end: float) -> None:
+    """This process's CPU time over the counted part of the step: what the load generator cost."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(step.counted_from - loop.time())
+    cpu, wall = time.process_time(), time.perf_counter()
+    await asyncio.sleep(end - loop.time())
+    step.cpu_seconds, step.wall_seconds = time.process_time() - cpu, time.perf_counter() - wall
+
+
+# --- the sweep ------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+HEADER = (
+    f"{'tables':>6} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'deal p99':>8} {'errors':>6}"
+    f" {'304 share':>9} {'deals':>5} {'client CPU':>10} {'late p99':>8}"
+)
+
+
+def row(tables: int, step: Step, seconds: float) -> str:
+    polls = step.kinds["fresh"] + step.kinds["unchanged"]
+    share = f"{100 * step.kinds['unchanged'] / polls:.0f}%" if polls else "-"
+    cpu = f"{100 * step.cpu_seconds / step.wall_seconds:.0f}%" if step.wall_seconds else "-"
+    return (
+        f"{tables:>6} {len(step.latencies) / seconds:>7.1f} {1000 * statistics.median(step.latencies or [0]):>7.1f}"
+        f" {1000 * percentile(step.latencies, 0.99):>7.1f} {1000 * percentile(step.deal_latencies, 0.99):>8.1f}"
+        f" {sum(step.errors.values()):>6} {share:>9} {step.kinds['deal']:>5} {cpu:>10} {1000 * percentile(step.lateness, 0.99):>8.1f}"
+    )
+
+
+def reconnects(tables: list[Table]) -> int:
+    return sum(phone.reconnects for table in tables for phone in [table.scorer, *table.followers])
+
+
+async def sweep(port: int, counts: list[int], warmup: float, seconds: float) -> int:
+    """Run the steps in turn; the largest number of tables held."""
+    tables: list[Table] = []
+    held = 0
+    print(HEADER, flush=True)
+    for count in counts:
+        await open_tables(port, tables, count)
+        before = reconnects(tables)
+        step = await run_step(tables[:count], warmup, seconds)
+        print(row(count, step, seconds), flush=True)
+        for what, times in step.errors.most_common(5):
+            print(f"{'':>8}{times} × {what}")
+        if again := reconnects(tables) - before:
+            print(f"{'':>8}{again} keep-alive connection(s) closed by the server, asked again on a new one")
+        if step.errors or percentile(step.latencies, 0.99) >= P99_LIMIT:
+            break
+        held = count
+    for table in tables:
+        for phone in [table.scorer, *table.followers]:
+            phone.close()
+    return held
+
+
+def raise_open_files(needed: int) -> int:
+    """Lift the soft limit on open files to the hard one; the server, started after, inherits it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    limit = hard if hard != resource.RLIM_INFINITY else needed
+    if limit < needed:
+        sys.exit(f"{needed} open files are needed and the hard limit is {limit}: raise it (ulimit -Hn) or ask for fewer tables")
+    return limit
+
+
+def connections_served(workers: int, backpressure: int | None) -> int:
+    """How many connections granian serves at once, by its defaults as `companion serve` starts it.
+
+    Each worker takes at most `backpressure` connections (backlog / workers unless set), and holds
+    the permit for as long as the connection stays open: a phone's idle keep-alive connection
+    counts. Past that, connect() still succeeds (the kernel queues it) but nothing reads it,
+    so the phone waits until its request times out.
+    """
+    backlog = max(128, int(os.environ.get("GRANIAN_BACKLOG", "1024")))
+    backpressure = backpressure or int(os.environ.get("GRANIAN_BACKPRESSURE", "0")) or backlog // workers
+    return backpressure * workers
+
+
+def table_counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of numbers such as {TABLES}") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("give at least one number of tables, each 1 or more")
+    return counts
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long each step runs")
-    parser.add_argument("--max-tables", type=int, default=128)
+    parser.add_argument("--tables", type=table_counts, default=table_counts(TABLES), help=f"tables per step (default {TABLES})")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long each step is counted (default 20)")
+    parser.add_argument("--warmup", type=float, default=FOLLOW_EVERY, help="uncounted start of each step (default 3)")
+    parser.add_argument("--workers", type=int, help="server processes (default: companion serve's, one per core)")
+    parser.add_argument(
+        "--granian-backpressure",
+        type=int,
+        help="connections each granian worker serves at once (default granian's, backlog 1024 / workers): to look past that cap",
+    )
     args = parser.parse_args()
+    # every phone holds a connection: this process opens one end and the server the other
+    limit = raise_open_files(max(args.tables) * (FOLLOWERS + 1) + SPARE_FILES)
+    workers = args.workers or int(os.environ.get("WEB_CONCURRENCY", "0")) or cores()
     databases = Databases(Path(tempfile.mkdtemp()))
-    server = Server(Path(tempfile.mkdtemp()), free_port(), databases.empty()).start()
-    held = 0
-    print(f"database: {databases.kind}; {args.seconds:.0f} s per step; {os.cpu_count()} cores shared by server and clients")
-    print(f"{'tables':>6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    # `companion serve --workers` defaults to $WEB_CONCURRENCY; Server passes no options of its own
+    extra_env = {"WEB_CONCURRENCY": str(args.workers)} if args.workers else {}
+    if args.granian_backpressure:
+        # granian's own option, read from its environment: companion serve does not pass one
+        extra_env["GRANIAN_BACKPRESSURE"] = str(args.granian_backpressure)
+    served = connections_served(workers, args.granian_backpressure)
+    server = Server(Path(tempfile.mkdtemp()), free_port(), databases.empty(), extra_env=extra_env).start()
+    print(
+        f"database: {databases.kind}; {workers} server worker(s); {args.seconds:g} s per step after {args.warmup:g} s of warm-up;"
+        f" {os.cpu_count()} cores shared by server and clients; open files: {limit}"
+    )
+    print(f"granian serves about {served} connections at once: {served // (FOLLOWERS + 1)} tables of {FOLLOWERS + 1} phones")
+    if max(args.tables) * (FOLLOWERS + 1) > served:
+        print("  the steps past that will time out: phones keep their connections open between requests")
     try:
-        tables: list[Table] = []
-        count = 1
-        with ThreadPoolExecutor(max_workers=128) as pool:
-            while count <= args.max_tables:
-                while len(tables) < count:
-                    tables.append(Table(server.url))
-                figures = run_step(tables, args.seconds, pool)
-                print(f"{count:>6} {figures['rps']:>8.1f} {figures['p50'] * 1000:>8.1f} {figures['p99'] * 1000:>8.1f} {figures['errors']:>7}", flush=True)
-                if figures["p99"] >= P99_LIMIT or figures["errors"]:
-                    break
-                held = count
-                count *= 2
+        held = asyncio.run(sweep(server.port, args.tables, args.warmup, args.seconds))
     finally:
         server.stop()
         databases.close()
     print(f"largest number of tables held with p99 under {P99_LIMIT * 1000:.0f} ms and no error: {held}")
+    print(f"server log: {server.folder / 'server.log'}")
 
 
 if __name__ == "__main__":
