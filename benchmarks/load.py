@@ -29,9 +29,9 @@ sockets in this process, sharing the machine's cores with the server: its own CP
 server held back by its client can be told apart.
 
 Every phone keeps its connection open between requests, as a browser does, and granian
-serves only so many connections at once (its backpressure: backlog 1024 / workers per
-worker, so about 1024 in all, some 170 tables); the script says so when a step asks for
-more. --granian-backpressure lifts that cap, to see what the app would hold without it.
+serves only so many connections at once (the backpressure companion/serving.py gives
+each worker; granian's own default, backlog 1024 / workers, let in some 170 tables); the
+script says so when a step asks for more.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.cli import cores
+from companion.serving import CONNECTIONS_PER_WORKER
 from tests.databases import Databases
 from tests.servers import Server, free_port
 
@@ -438,17 +439,12 @@ def raise_open_files(needed: int) -> int:
     return limit
 
 
-def connections_served(workers: int, backpressure: int | None) -> int:
-    """How many connections granian serves at once, by its defaults as `companion serve` starts it.
-
-    Each worker takes at most `backpressure` connections (backlog / workers unless set), and holds
-    the permit for as long as the connection stays open: a phone's idle keep-alive connection
-    counts. Past that, connect() still succeeds (the kernel queues it) but nothing reads it,
-    so the phone waits until its request times out.
-    """
-    backlog = max(128, int(os.environ.get("GRANIAN_BACKLOG", "1024")))
-    backpressure = backpressure or int(os.environ.get("GRANIAN_BACKPRESSURE", "0")) or backlog // workers
-    return backpressure * workers
+def connections_served(workers: int) -> int:
+    """How many connections `companion serve` takes at once: each granian worker holds one
+    permit per open connection (a phone's idle keep-alive connection counts), up to the
+    backpressure companion/serving.py gives it. Past that, connect() still succeeds (the
+    kernel queues it) but nothing reads it, and the phone's request times out."""
+    return CONNECTIONS_PER_WORKER * workers
 
 
 def table_counts(text: str) -> list[int]:
@@ -467,11 +463,6 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each step is counted (default 20)")
     parser.add_argument("--warmup", type=float, default=FOLLOW_EVERY, help="uncounted start of each step (default 3)")
     parser.add_argument("--workers", type=int, help="server processes (default: companion serve's, one per core)")
-    parser.add_argument(
-        "--granian-backpressure",
-        type=int,
-        help="connections each granian worker serves at once (default granian's, backlog 1024 / workers): to look past that cap",
-    )
     args = parser.parse_args()
     # every phone holds a connection: this process opens one end and the server the other
     limit = raise_open_files(max(args.tables) * (FOLLOWERS + 1) + SPARE_FILES)
@@ -479,10 +470,7 @@ def main() -> None:
     databases = Databases(Path(tempfile.mkdtemp()))
     # `companion serve --workers` defaults to $WEB_CONCURRENCY; Server passes no options of its own
     extra_env = {"WEB_CONCURRENCY": str(args.workers)} if args.workers else {}
-    if args.granian_backpressure:
-        # granian's own option, read from its environment: companion serve does not pass one
-        extra_env["GRANIAN_BACKPRESSURE"] = str(args.granian_backpressure)
-    served = connections_served(workers, args.granian_backpressure)
+    served = connections_served(workers)
     server = Server(Path(tempfile.mkdtemp()), free_port(), databases.empty(), extra_env=extra_env).start()
     print(
         f"database: {databases.kind}; {workers} server worker(s); {args.seconds:g} s per step after {args.warmup:g} s of warm-up;"

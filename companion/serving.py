@@ -12,6 +12,7 @@ import contextlib
 import ctypes
 import io
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -98,6 +99,24 @@ def banner(host: str, port: int, secure: int | None, material: tls.Material | No
     return "\n".join(lines) + "\n"
 
 
+# connections waiting to be accepted, and those one worker serves at once (benchmarks/load.py)
+BACKLOG = 4096
+CONNECTIONS_PER_WORKER = 4096
+
+
+def open_files_for_connections() -> None:
+    """Let the listeners hold as many connections as the system lets this user have.
+
+    Each connection is an open file, and a login's default soft limit (1024) is below what
+    the listeners take; the hard limit is the system's word, and the soft one may rise to it.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def granian_command(host: str, port: int, threads: int, workers: int, material: tls.Material | None) -> list[str]:
     """One granian listener: plain when material is None, TLS with the server certificate otherwise."""
     command = [
@@ -118,6 +137,13 @@ def granian_command(host: str, port: int, threads: int, workers: int, material: 
         "3",
         "--blocking-threads",
         str(threads),
+        # every phone at a table keeps its connection open between polls, and a granian
+        # worker serves at most `backpressure` connections at once (its default, backlog
+        # 1024 / workers, let about 170 tables in): a club's evening needs many more
+        "--backlog",
+        str(BACKLOG),
+        "--backpressure",
+        str(CONNECTIONS_PER_WORKER),
         "--log-level",
         "warning",
         "--no-access-log",
@@ -136,6 +162,7 @@ def run(
         env["COMPANION_SECURE_PORT"] = str(secure)
     else:
         env.pop("COMPANION_SECURE_PORT", None)
+    open_files_for_connections()
     commands = [granian_command(host, port, threads, workers, None)]
     if secure is not None and material is not None:
         commands.append(granian_command(host, secure, threads, workers, material))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import ssl
@@ -85,6 +86,30 @@ def test_150_idle_connections_do_not_lock_out_the_next_phone(both: Server) -> No
     finally:
         for connection in idle:
             connection.close()
+
+
+KEPT_OPEN = 1300  # more than granian's default let in (backlog 1024 in all); some 220 tables
+
+
+def test_a_club_of_phones_each_keeping_its_connection_open_leaves_room_for_the_next(tmp_path: Path, databases: Databases) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * KEPT_OPEN)), hard))
+    server = Server(tmp_path / "instance", free_port(), databases.empty()).start()
+    phones: list[socket.socket] = []
+    try:
+        # each phone asks once and keeps its connection, as a browser polling a game does
+        for _ in range(KEPT_OPEN):
+            phone = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            phone.sendall(b"GET /static/icons/icon.svg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            phones.append(phone)
+        for phone in phones:
+            assert phone.recv(64).startswith(b"HTTP/1.1 200"), "a phone at the table got no answer"
+        assert get(f"{server.url}/", timeout=10)[0] == 200
+    finally:
+        for phone in phones:
+            phone.close()
+        server.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_with_https_port_off_there_is_only_the_plain_address(tmp_path: Path, databases: Databases) -> None:
