@@ -6,8 +6,9 @@ everything that shapes it: the game's version (bumped by every write), its playe
 names (a rename bumps no game), the language, page or fragment, the query string, the
 address it was asked at, this device's form token, the day, and the release of the app.
 A request whose ``If-None-Match`` names it is answered ``304 Not Modified`` after one
-indexed query, before the view replays anything. Nothing is cached on the server, so a
-score is never stale: a write changes the version, and with it the validator.
+indexed query, before the view replays anything. A score is never stale: a write changes
+the version, and with it the validator. (The one thing kept on the server, a follower's
+read-only fragment, is keyed the same way: companion/watch.py.)
 """
 
 from __future__ import annotations

@@ -1,14 +1,28 @@
-"""Read-only links: another phone follows a game live, and can change nothing."""
+"""Read-only links: another phone follows a game live, and can change nothing.
+
+Five phones follow a table's game, each asking every few seconds. An unchanged game is
+a 304 (companion/freshness.py); a changed one is rendered once for all of them: the
+fragment a follower polls carries no form, no token and nothing of the phone that asks,
+so it is kept per worker under everything that shapes it (the game's version, which
+every write bumps, its players' names, the language, the address it was asked at, the
+day, the release). A score is never stale: a write changes the version, and the key.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort
+import threading
+from collections import OrderedDict
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, abort, current_app, make_response, request
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from . import kinds
-from .extensions import db
+from .extensions import db, htmx
 from .fragments import page_or_fragment
+from .i18n import language
 from .models import Game
 
 bp = Blueprint("watch", __name__)
@@ -19,20 +33,59 @@ POLL_SECONDS = 4
 FINISHED_POLL_SECONDS = 20
 
 
+# fragments kept per worker process: a few hundred tables' worth, the oldest dropped first
+KEPT_FRAGMENTS = 512
+_kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_keeping = threading.Lock()  # a worker answers on several threads
+
+
 @bp.get("/watch/<watch_id>")
 def show(watch_id: str) -> Response:
     """Show a game's public state, refreshed every few seconds, less often once it is over."""
     game = db.session.scalar(select(Game).where(Game.watch_id == watch_id))
     if game is None:
         abort(404)
+    if not htmx or htmx.history_restore_request:
+        return _no_cache(page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)))
+    key = (
+        current_app.config["RELEASE"],
+        watch_id,
+        game.version,
+        tuple(game.player_names),
+        language(),
+        request.host,
+        request.scheme,
+        request.path,
+        request.query_string,
+        date.today(),
+    )
+    with _keeping:
+        html = _kept.get(key)
+        if html is not None:
+            _kept.move_to_end(key)
+    if html is None:
+        # rendered outside the lock: two threads may both render a new version, once each
+        html = page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)).get_data(as_text=True)
+        with _keeping:
+            _kept[key] = html
+            while len(_kept) > KEPT_FRAGMENTS:
+                _kept.popitem(last=False)
+    response = make_response(html)
+    response.headers["Vary"] = "HX-Request"
+    return _no_cache(response)
+
+
+def _context(game: Game) -> dict[str, Any]:
     kind = kinds.of(game)
     context = {"game": game, "kind": kind, "readonly": True, **kind.live(game)}
     # the table started a rematch: its followers are shown the way to the new game's follow page
     context["rematch_watch"] = (
         db.session.scalar(select(Game.watch_id).where(Game.id == game.rematch_id)) if game.rematch_id else None
     )
-    state = context["state"]
-    context["poll"] = FINISHED_POLL_SECONDS if state.finished else POLL_SECONDS
-    response = page_or_fragment("watch/show.html", "watch/_live.html", **context)
+    context["poll"] = FINISHED_POLL_SECONDS if context["state"].finished else POLL_SECONDS
+    return context
+
+
+def _no_cache(response: Response) -> Response:
     response.cache_control.no_cache = True
     return response
