@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from flask import abort, has_request_context, request
+from flask import abort, g, has_request_context, request
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -589,7 +589,7 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
     "database is locked", whatever the busy timeout. A request that writes (any method
     but GET, HEAD and OPTIONS), and a command inside ``writing()``, begins ``IMMEDIATE`` instead, so it waits
     its turn for up to ``busy_timeout_ms``; pages that only read begin as readers, and in
-    WAL mode never wait for a writer.
+    WAL mode never wait for a writer, as does what a request reads after its commit.
     """
     if engine.dialect.name != "sqlite":
         return
@@ -616,8 +616,16 @@ _writing: ContextVar[bool] = ContextVar("companion_writing", default=False)
 
 def _may_write() -> bool:
     if has_request_context():
-        return request.method not in READING_METHODS
+        # once its write is committed, a request only reads (the page or fragment it answers
+        # with): it renders that without holding the write lock the next table waits for
+        return request.method not in READING_METHODS and not g.get("_companion_written", False)
     return _writing.get()
+
+
+@event.listens_for(Session, "after_commit")
+def _written(_session: Session) -> None:
+    if has_request_context():
+        g._companion_written = True
 
 
 @contextmanager

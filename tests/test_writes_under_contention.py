@@ -103,19 +103,23 @@ def test_two_tables_that_share_a_player_never_refuse_each_other(app: Flask) -> N
     from companion.stats import rebuild_all
 
     client = app.test_client()
-    # Alex already has a finished game today, so each deal below recounts Alex's day
-    finished = start_game(client, names=("Alex", "Bo", "Cal"), end_value="50")
-    assert post_points(client, finished, [60, 0, 0], shoot="none").status_code == 303
-    tables = [start_game(client, names=names, end_value="500") for names in (("Alex", "Dee", "Eli"), ("Fay", "alex", "Gus"))]
+    # two finished games that share Alex: each change to either recounts Alex's day (the
+    # statistics count finished games only, so a deal of a game still going recounts nothing)
+    tables = [start_game(client, names=names, end_value="50") for names in (("Alex", "Dee", "Eli"), ("Fay", "alex", "Gus"))]
+    for table in tables:
+        assert post_points(client, table, [60, 0, 0], shoot="none").status_code == 303
     rounds = 12
     barrier = threading.Barrier(len(tables))
     statuses: dict[str, list[int]] = {table: [] for table in tables}
 
     def play(table: str) -> None:
         phone = app.test_client()
-        for _ in range(rounds):
+        for turn in range(rounds):
             barrier.wait()
-            statuses[table].append(post_points(phone, table, [20, 20, 20]).status_code)
+            # the table corrects deal 1, back and forth: who took the 60 points
+            points = [60, 0, 0] if turn % 2 else [0, 60, 0]
+            form = {"mode": "points", "shoot": "none", **{f"points-{seat}": str(value) for seat, value in enumerate(points)}}
+            statuses[table].append(phone.post(f"/black-spy/{table}/deals/1/edit", data=form).status_code)
 
     threads = [threading.Thread(target=play, args=(table,)) for table in tables]
     for thread in threads:
@@ -124,7 +128,7 @@ def test_two_tables_that_share_a_player_never_refuse_each_other(app: Flask) -> N
         thread.join()
     assert statuses == {table: [303] * rounds for table in tables}
     for table in tables:
-        assert len(game_state(app, table).deals) == rounds
+        assert game_state(app, table).finished and len(game_state(app, table).deals) == 1
 
     def buckets() -> list[tuple]:
         with app.app_context():
@@ -159,3 +163,32 @@ def test_two_phones_starting_games_with_the_same_new_player_both_start(app: Flas
         from companion.models import Player
 
         assert db.session.scalar(select(func.count()).select_from(Player).where(Player.name == "Newcomer")) == 1
+
+
+def test_a_deal_holds_the_write_lock_until_its_commit_and_renders_its_answer_as_a_reader(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy import event
+
+    from companion.extensions import db
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(sqlite_url)
+    client = app.test_client()
+    game_id = start_game(client)
+    with app.app_context():
+        engine = db.engine
+    begun: list[str] = []
+
+    def note(_connection, _cursor, statement, *_rest) -> None:  # noqa: ANN001
+        if statement.startswith("BEGIN"):
+            begun.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        response = post_points(client, game_id, [20, 15, 25, 0], htmx=True)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert response.status_code == 200 and "Deal 1 recorded." in response.get_data(as_text=True)
+    # the write's own transaction takes the lock; the fragment after the commit reads
+    assert begun[0] == "BEGIN IMMEDIATE" and begun[1:] and all(statement == "BEGIN" for statement in begun[1:]), begun
