@@ -6,8 +6,8 @@ over keep-alive HTTP with gzip as a phone asks:
 
 - the css file (the floor every figure is divided by);
 - the home page with 10 games, then with 10,000 (it should not grow);
-- a 6-player Black Spy page of 30 deals, a Spy page of 100 turns, and a deal posted
-  with htmx with the fragment it returns;
+- a 6-player Black Spy page of 30 deals, a Spy page of 100 turns, a score pad of 60
+  rounds, and a deal posted with htmx with the fragment it returns;
 - a follower's poll whose copy is current: a 304.
 
 Run by hand:
@@ -54,6 +54,14 @@ def finished(number: int, players: int) -> dict:
     game = black_spy(number, players, 0, end_value=50)
     game["deals"] = [{"raw": {name: 60 if seat == 0 else 0 for seat, name in enumerate(game["players"])}}]
     return game
+
+
+def scorepad_game(rounds: int) -> dict:
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    return {
+        "kind": "scorepad", "name": "Rummy", "players": names, "target": 100_000,
+        "rounds": [{name: 5 + seat for seat, name in enumerate(names)} for _ in range(rounds)],
+    }
 
 
 def spy_game(turns: int) -> dict:
@@ -114,13 +122,14 @@ def main() -> None:
     server = Server(folder / "server", free_port(), database_url=url)
     # the server migrates the empty database; the games go in once it has
     server.start()
-    load(server, [black_spy(0, 6, 30, end_value=10_000), spy_game(100)] + [black_spy(n, 4, 10) for n in range(1, 9)])
+    load(server, [black_spy(0, 6, 30, end_value=10_000), spy_game(100), scorepad_game(60)] + [black_spy(n, 4, 10) for n in range(1, 8)])
     phone = Phone(server.port)
     home = phone.request("GET", "/")[1]
     css = re.search(rb'href="(/static/css/app\.css\?v=[0-9a-f]+)"', phone.request("GET", "/", **{"Accept-Encoding": "identity"})[1]).group(1).decode()
-    ids = re.findall(rb'href="/(black-spy|spy)/([A-Za-z0-9]+)"', phone.request("GET", "/history?state=in-progress", **{"Accept-Encoding": "identity"})[1])
+    ids = re.findall(rb'href="/(black-spy|spy|scorepad)/([A-Za-z0-9]+)"', phone.request("GET", "/history?state=in-progress", **{"Accept-Encoding": "identity"})[1])
     game = next(game_id.decode() for kind, game_id in ids if kind == b"black-spy" and "Fay" in phone.request("GET", f"/black-spy/{game_id.decode()}", **{"Accept-Encoding": "identity"})[1].decode())
     spy = next(game_id.decode() for kind, game_id in ids if kind == b"spy")
+    pad = next(game_id.decode() for kind, game_id in ids if kind == b"scorepad")
     page = phone.request("GET", f"/black-spy/{game}", **{"Accept-Encoding": "identity"})[1].decode()
     watch = re.search(r'(/watch/[A-Za-z0-9]+)', page).group(1)
 
@@ -129,6 +138,7 @@ def main() -> None:
     figures.append(("home, 10 games", phone.timed("GET", "/")))
     figures.append(("black spy, 6 players, 30 deals", phone.timed("GET", f"/black-spy/{game}")))
     figures.append(("spy, 100 turns", phone.timed("GET", f"/spy/{spy}")))
+    figures.append(("score pad, 60 rounds", phone.timed("GET", f"/scorepad/{pad}")))
     figures.append(("follow page (htmx poll)", phone.timed("GET", watch, **{"HX-Request": "true"})))
     tag = phone.request("GET", watch, **{"HX-Request": "true"})[2]["etag"]
     figures.append(("follow poll, copy current: 304", phone.timed("GET", watch, **{"HX-Request": "true", "If-None-Match": tag})))
