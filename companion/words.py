@@ -9,7 +9,7 @@ this one lookup (benchmarks/pages.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from flask import Flask
 from markupsafe import Markup
@@ -30,62 +30,69 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return catalogue().ungettext(singular, plural, count) % {"num": count}
 
 
+# each code's word, said when asked for: the language is the request's
+Words = Mapping[str, Callable[[], str]]
+
+PRESET_NAMES: Words = {
+    "standard": lambda: pgettext("rule set", "Standard"),
+    "classic": lambda: pgettext("rule set", "Classic"),
+}
+PASS_WORDS: Words = {
+    "left": lambda: pgettext("pass direction", "left"),
+    "right": lambda: pgettext("pass direction", "right"),
+    "across": lambda: pgettext("pass direction", "across"),
+}
+PASS_SENTENCES: Words = {
+    "left": lambda: ngettext("Pass %(num)s card left", "Pass %(num)s cards left", PASSED_CARDS),
+    "right": lambda: ngettext("Pass %(num)s card right", "Pass %(num)s cards right", PASSED_CARDS),
+    "across": lambda: ngettext("Pass %(num)s card across", "Pass %(num)s cards across", PASSED_CARDS),
+}
+COLOUR_WORDS: Words = {
+    "green": lambda: pgettext("spy colour", "green"),
+    "red": lambda: pgettext("spy colour", "red"),
+    "blue": lambda: pgettext("spy colour", "blue"),
+    "yellow": lambda: pgettext("spy colour", "yellow"),
+}
+FACING_WORDS: Words = {
+    "left": lambda: pgettext("spy facing", "left"),
+    "right": lambda: pgettext("spy facing", "right"),
+}
+TARGET_WORDS: Words = {
+    "safe-1": lambda: pgettext("spy card", "Safe 1"),
+    "safe-2": lambda: pgettext("spy card", "Safe 2"),
+    "top-secret-1": lambda: pgettext("spy card", "Top Secret 1"),
+    "top-secret-2": lambda: pgettext("spy card", "Top Secret 2"),
+}
+
+
+def _said(words: Words, code: str, default: str | None = None) -> str:
+    word = words.get(code) or (words[default] if default else None)
+    return word() if word else code
+
+
 def preset_name(preset: str) -> str:
-    if preset == "standard":
-        return pgettext("rule set", "Standard")
-    if preset == "classic":
-        return pgettext("rule set", "Classic")
-    return preset
+    return _said(PRESET_NAMES, preset)
 
 
 def pass_word(direction: str) -> str:
-    if direction == "left":
-        return pgettext("pass direction", "left")
-    if direction == "right":
-        return pgettext("pass direction", "right")
-    if direction == "across":
-        return pgettext("pass direction", "across")
-    return direction
+    return _said(PASS_WORDS, direction)
 
 
 def pass_sentence(direction: str) -> str:
-    if direction == "left":
-        return ngettext("Pass %(num)s card left", "Pass %(num)s cards left", PASSED_CARDS)
-    if direction == "right":
-        return ngettext("Pass %(num)s card right", "Pass %(num)s cards right", PASSED_CARDS)
-    return ngettext("Pass %(num)s card across", "Pass %(num)s cards across", PASSED_CARDS)
+    # a direction the sentences do not know is told as across, as before
+    return _said(PASS_SENTENCES, direction, default="across")
 
 
 def colour_word(colour: str) -> str:
-    if colour == "green":
-        return pgettext("spy colour", "green")
-    if colour == "red":
-        return pgettext("spy colour", "red")
-    if colour == "blue":
-        return pgettext("spy colour", "blue")
-    if colour == "yellow":
-        return pgettext("spy colour", "yellow")
-    return colour
+    return _said(COLOUR_WORDS, colour)
 
 
 def facing_word(facing: str) -> str:
-    if facing == "left":
-        return pgettext("spy facing", "left")
-    if facing == "right":
-        return pgettext("spy facing", "right")
-    return facing
+    return _said(FACING_WORDS, facing)
 
 
 def target_word(target: str) -> str:
-    if target == "safe-1":
-        return pgettext("spy card", "Safe 1")
-    if target == "safe-2":
-        return pgettext("spy card", "Safe 2")
-    if target == "top-secret-1":
-        return pgettext("spy card", "Top Secret 1")
-    if target == "top-secret-2":
-        return pgettext("spy card", "Top Secret 2")
-    return target
+    return _said(TARGET_WORDS, target)
 
 
 def first_trick(rules: RuleSet, players: Sequence[str], dealer: int) -> Markup:
