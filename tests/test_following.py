@@ -66,3 +66,10 @@ def test_the_follow_page_in_another_language_is_its_own_copy(app: Flask, client:
     english = client.get(url, headers=POLL).get_data(as_text=True)
     spanish = app.test_client().get(url, headers={**POLL, "Accept-Language": "es"}).get_data(as_text=True)
     assert english != spanish
+
+
+def test_a_spy_follower_is_told_whose_turn_it_is_and_not_to_tap_what_it_cannot(app: Flask, client: FlaskClient) -> None:
+    game_id = a_spy_game(client)
+    assert "Then tap the card" in client.get(f"/spy/{game_id}").get_data(as_text=True)
+    followed = client.get(watch_url(app, game_id), headers=POLL).get_data(as_text=True)
+    assert "Ana</span>'s turn" in followed and "Then tap the card" not in followed
