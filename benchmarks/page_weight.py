@@ -3,7 +3,9 @@
 Starts `companion serve` on loopback with a fresh database, makes a game with a few
 deals, then loads each page in Debian's Chromium at phone size, first with an empty
 cache and then again, reading the bytes from the browser's own network records
-(compressed, headers included). Run by hand:
+(compressed, headers included). Each page is measured at the plain address and at the
+secure one (the address a phone at the table is meant to use, where the browser speaks
+HTTP/2 and sends headers compressed), with the protocol the browser used. Run by hand:
 
     .venv/bin/python benchmarks/page_weight.py
 """
@@ -21,24 +23,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, enter_points, free_port, new_game, phone_context  # noqa: E402
 
 
-def transferred(context: BrowserContext, url: str) -> dict[str, int]:
-    """Load ``url`` in a new tab; return bytes on the wire, and how many came from elsewhere."""
+def transferred(context: BrowserContext, url: str) -> dict:
+    """Load ``url`` in a new tab; return bytes on the wire, how many came from elsewhere,
+    and the protocols spoken."""
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     sizes: dict[str, int] = {}
     urls: dict[str, str] = {}
+    protocols: set[str] = set()
     cdp.on("Network.requestWillBeSent", lambda event: urls.__setitem__(event["requestId"], event["request"]["url"]))
+    cdp.on("Network.responseReceived", lambda event: protocols.add(event["response"].get("protocol", "?")))
     cdp.on("Network.loadingFinished", lambda event: sizes.__setitem__(event["requestId"], int(event["encodedDataLength"])))
     page.goto(url, wait_until="networkidle")
     page.close()
     origin = url.split("/", 3)[:3]
     foreign = [address for address in urls.values() if address.split("/", 3)[:3] != origin and not address.startswith("data:")]
-    return {"bytes": sum(sizes.values()), "requests": len(sizes), "foreign": len(foreign)}
+    return {"bytes": sum(sizes.values()), "requests": len(sizes), "foreign": len(foreign), "protocol": "+".join(sorted(protocols))}
 
 
 def main() -> None:
-    server = Server(Path(tempfile.mkdtemp()), free_port()).start()
+    server = Server(Path(tempfile.mkdtemp()), free_port(), https_port=free_port()).start()
+    secure = f"https://localhost:{server.https_port}"
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -50,15 +56,20 @@ def main() -> None:
                 page.get_by_role("button", name=f"Record deal {deal}").click()
                 page.wait_for_selector(f"text=Deal {deal} recorded.")
             setup.close()
-            pages = {"home": f"{server.url}/", "new game": f"{server.url}/new", "game": game}
-            print(f"{'page':10} {'first load':>12} {'repeat load':>12} {'requests':>9} {'foreign':>8}")
-            for name, url in pages.items():
-                # services workers off, so the figures are the http cache's alone
-                context = phone_context(browser, service_workers="block")
-                first = transferred(context, url)
-                repeat = transferred(context, url)
-                context.close()
-                print(f"{name:10} {first['bytes']:>10} B {repeat['bytes']:>10} B {first['requests']:>9} {first['foreign']:>8}")
+            game_path = game.removeprefix(server.url)
+            print(f"{'page':10} {'address':8} {'protocol':9} {'first load':>12} {'repeat load':>12} {'requests':>9} {'foreign':>8}")
+            for name, path in {"home": "/", "new game": "/new", "game": game_path}.items():
+                for address, base in (("plain", server.url), ("secure", secure)):
+                    # services workers off, so the figures are the http cache's alone; the
+                    # table's own certificate is not trusted by this browser, so it is let through
+                    context = phone_context(browser, service_workers="block", ignore_https_errors=True)
+                    first = transferred(context, base + path)
+                    repeat = transferred(context, base + path)
+                    context.close()
+                    print(
+                        f"{name:10} {address:8} {first['protocol']:9} {first['bytes']:>10} B {repeat['bytes']:>10} B"
+                        f" {first['requests']:>9} {first['foreign']:>8}"
+                    )
             browser.close()
     finally:
         server.stop()

@@ -48,6 +48,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "text/csv",
         ],
         COMPRESS_ALGORITHM=["br", "gzip"],
+        # a page is compressed as it is made: brotli 5 takes some 0.2 ms more than
+        # Flask-Compress's 4 on a game page and sends it some 450 bytes lighter (7% of it);
+        # above 5 the bytes hardly move and at 9 the time is 25 times as long
+        COMPRESS_BR_LEVEL=5,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -98,6 +98,8 @@ def _validator() -> str | None:
 
 
 def _answer_if_unchanged() -> Response | None:
+    if request.endpoint not in WATCHED:
+        return None  # and the session is left unread: a static file does not vary by cookie
     # a page that shows a one-time message (a flash) is neither answered from a copy nor kept as one
     if "_flashes" in session:
         return None

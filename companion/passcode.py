@@ -45,6 +45,7 @@ OPEN_ENDPOINTS = {
     "i18n.choose",
     # a read-only link is shared so that others can follow without the passcode
     "watch.show",
+    "watch.qr",
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from functools import lru_cache
 from typing import Any
@@ -21,6 +22,14 @@ BLACK_SPY_BGG_ID = 1982
 def qr_svg(text: str) -> Markup:
     """A QR code as inline svg, drawn by the server (once per link: it never changes)."""
     return Markup(segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
+
+
+@lru_cache(maxsize=1024)
+def qr_svg_file(text: str) -> bytes:
+    """A QR code as an svg file of its own, for an <img> that loads only when it is shown."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False)
+    return out.getvalue()
 
 
 def bgstats_play(game: Game, state: Any) -> dict:

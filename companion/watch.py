@@ -15,7 +15,7 @@ from collections import OrderedDict
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, request
+from flask import Blueprint, abort, current_app, make_response, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -24,6 +24,7 @@ from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .i18n import language
 from .models import Game
+from .sharing import qr_svg_file
 
 bp = Blueprint("watch", __name__)
 
@@ -73,6 +74,20 @@ def show(watch_id: str) -> Response:
     response = make_response(html)
     response.headers["Vary"] = "HX-Request"
     return _no_cache(response)
+
+
+@bp.get("/watch/<watch_id>/qr.svg")
+def qr(watch_id: str) -> Response:
+    """The QR code of a game's read-only link: an image of its own, so that the game page
+    carries none of it until the table opens "Follow on another phone" (its <img> is lazy)."""
+    if db.session.scalar(select(Game.id).where(Game.watch_id == watch_id)) is None:
+        abort(404)
+    response = make_response(qr_svg_file(url_for("watch.show", watch_id=watch_id, _external=True)))
+    response.mimetype = "image/svg+xml"
+    # the link it draws never changes at this address
+    response.cache_control.private = True
+    response.cache_control.max_age = 7 * 24 * 3600
+    return response
 
 
 def _context(game: Game) -> dict[str, Any]:

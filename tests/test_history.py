@@ -27,6 +27,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import DealScore, Game, Player, Seat
+from companion.sharing import qr_svg_file
 from companion.stats import Period, head_to_head, player_stats
 from tests.helpers import post_points, snapshot, start_game
 
@@ -693,8 +694,18 @@ def test_the_game_page_shows_the_read_only_link_and_its_qr_code(client: FlaskCli
     link = re.search(rf'<a href="(https?://[^"]*/watch/{watch})">', page)
     assert link, "no read-only link on the game page"
     follow = re.search(r'<details class="card follow">(.*?)</details>', page, re.S).group(1)
-    assert re.search(r"<svg[^>]*>.*</svg>", follow, re.S), "no inline svg QR code"
-    assert 'aria-label="QR code' in follow
+    # the code is an image of its own, loaded when the panel opens: the page carries none of it
+    image = re.search(r'<img src="(/watch/[^"]+/qr\.svg)"[^>]*loading="lazy"[^>]*alt="QR code of the read-only link"', follow)
+    assert image, "no QR code of the read-only link"
+    assert "<svg" not in follow
+    drawn = client.get(image.group(1))
+    assert drawn.status_code == 200 and drawn.mimetype == "image/svg+xml"
+    assert drawn.get_data(as_text=True).startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in drawn.get_data(as_text=True)
+    # it draws this game's link at the address the phone used
+    assert drawn.get_data() == qr_svg_file(link.group(1))
+    other = watch_id_of(app, start_game(client))
+    assert client.get(f"/watch/{other}/qr.svg").get_data() != drawn.get_data()
+    assert client.get("/watch/nosuchgame/qr.svg").status_code == 404
 
 
 def assert_read_only(page: str, game_id: str) -> None:

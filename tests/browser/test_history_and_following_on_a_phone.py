@@ -54,10 +54,19 @@ def test_without_javascript_the_history_filter_has_its_button(browser: Browser, 
     context.close()
 
 
-def test_the_follow_panels_qr_code_sits_in_the_middle(phone: Page, server: Server) -> None:
+def test_the_follow_panels_qr_code_loads_when_opened_and_sits_in_the_middle(phone: Page, server: Server) -> None:
+    asked: list[str] = []
+    phone.on("request", lambda request: asked.append(request.url))
     new_game(phone, server.url)
+    phone.wait_for_load_state("networkidle")
+    # a game page's first load goes without the code: it is fetched when the panel opens
+    assert not [url for url in asked if url.endswith("/qr.svg")], asked
     phone.locator(".follow summary").click()
-    code = phone.locator(".follow figure svg").bounding_box()
+    image = phone.locator(".follow figure img")
+    expect(image).to_have_js_property("complete", True)
+    assert image.evaluate("(img) => img.naturalWidth") > 100
+    assert [url for url in asked if url.endswith("/qr.svg")]
+    code = image.bounding_box()
     panel = phone.locator(".follow").evaluate(
         """(card) => {
           const box = card.getBoundingClientRect(), style = getComputedStyle(card);
