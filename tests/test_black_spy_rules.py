@@ -928,3 +928,24 @@ def test_a_game_still_being_played_cannot_be_rematched():
     with pytest.raises(RulesError) as caught:
         rematch(replay(setup, [PointsEntry((20, 15, 25, 0))]))
     assert "not over" in caught.value.message
+
+
+# --- folds kept ------------------------------------------------------------------------------
+
+
+def test_a_fold_is_kept_for_the_same_game_and_a_refused_deal_is_refused_every_time() -> None:
+    table = Setup(rule_set("standard", end_value=80), ("Ana", "Ben", "Cy", "Dee"), 0)
+    deals = [PointsEntry((20, 15, 25, 0)), PointsEntry((0, 30, 30, 0))]
+    first = replay(table, deals)
+    # the same game read again, as a request that writes a deal reads it, is not folded again
+    assert replay(Setup(rule_set("standard", end_value=80), ("Ana", "Ben", "Cy", "Dee"), 0), list(deals)) is first
+    # another house rule is another game: nothing of the first is taken for it
+    other = replay(Setup(rule_set("standard", end_value=50), ("Ana", "Ben", "Cy", "Dee"), 0), deals)
+    assert other is not first and other.end_value == 50 and first.end_value == 80
+    assert first.totals == (20, 45, 55, 0)
+    for _ in range(2):
+        with pytest.raises(RulesError):
+            replay(table, [*deals, PointsEntry((61, 0, 0, 0))])
+    # one more deal scores that deal and keeps the rest
+    longer = replay(table, [*deals, PointsEntry((10, 10, 10, 30))])
+    assert longer.deals[:2] == first.deals and longer.totals == (30, 55, 65, 30)

@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 
 from . import N_, Message, Nn_, RulesError
@@ -244,13 +244,21 @@ PRESETS: Mapping[Preset, RuleSet] = _frozen({Preset.STANDARD: STANDARD, Preset.C
 DEFAULT_PRESET = Preset.STANDARD
 
 
+# one RuleSet per combination a table can choose, made once: a rule set is compared by
+# identity, so the same game's rules are the same object at every replay, and what the
+# replay keeps (below) is found again
+@lru_cache(maxsize=256, typed=True)
 def rule_set(
     preset: str,
     end_value: int | None = None,
     shoot_rule: bool | None = None,
     first_lead: str | None = None,
 ) -> RuleSet:
-    """The preset named ``preset`` with the table's house rules applied."""
+    """The preset named ``preset`` with the table's house rules applied.
+
+    >>> rule_set("standard", end_value=80) is rule_set("standard", end_value=80)
+    True
+    """
     errors = {}
     try:
         base = PRESETS[Preset(preset)]
@@ -852,7 +860,23 @@ def replay(setup: Setup, entries: Sequence[DealEntry]) -> GameState:
 
     Raises :class:`RulesError` naming the deal when one is invalid, and
     :class:`GameOverError` when a deal comes after the game ended.
+
+    Everything here is frozen and the fold is a function of its arguments alone, so the
+    last few dozen folds are kept (a state of a long game is some hundreds of KB): a request that writes a deal reads its game's state
+    some five times (to check the deal, to record it, for the kept figures, for the page),
+    and a phone that reloads an unchanged game gets the same state again. A deal's score
+    and a deal's dealer and pass are kept the same way, so the fold of a game with one
+    more deal scores that deal alone.
+
+    >>> game = Setup(STANDARD, ("Ana", "Ben", "Cy", "Dee"), 0)
+    >>> replay(game, [PointsEntry((20, 15, 25, 0))]) is replay(game, (PointsEntry((20, 15, 25, 0)),))
+    True
     """
+    return _replay(setup, tuple(entries))
+
+
+@lru_cache(maxsize=64)
+def _replay(setup: Setup, entries: tuple[DealEntry, ...]) -> GameState:
     rules = setup.rules
     end_value = rules.end_value(setup.size)
     totals = (0,) * setup.size
@@ -865,13 +889,13 @@ def replay(setup: Setup, entries: Sequence[DealEntry]) -> GameState:
                 {"": N_("The game ended after deal %(last)s.", last=number - 1)},
             )
         try:
-            score = score_deal(rules, setup.players, entry)
+            score = _scored(rules, setup.players, entry)
         except RulesError as error:
             raise RulesError(N_("Deal %(number)s: %(problem)s", number=number, problem=error.message), error.errors) from error
         totals = tuple(total + points for total, points in zip(totals, score.scores, strict=True))
         played.append(
             PlayedDeal(
-                info=deal_info(setup, number),
+                info=_dealt(setup, number),
                 entry=entry,
                 raw=score.raw,
                 scores=score.scores,
@@ -886,9 +910,21 @@ def replay(setup: Setup, entries: Sequence[DealEntry]) -> GameState:
         totals=totals,
         end_value=end_value,
         finished=finished,
-        next=None if finished else deal_info(setup, len(played) + 1),
+        next=None if finished else _dealt(setup, len(played) + 1),
         standings=_standings(setup, totals, end_value),
     )
+
+
+# the pieces of a fold, kept for the next fold of the same game (see replay); an entry
+# refused is not kept, and is refused again the next time
+@lru_cache(maxsize=8192)
+def _scored(rules: RuleSet, players: tuple[str, ...], entry: DealEntry) -> DealScore:
+    return score_deal(rules, players, entry)
+
+
+@lru_cache(maxsize=4096)
+def _dealt(setup: Setup, number: int) -> DealInfo:
+    return deal_info(setup, number)
 
 
 def record(setup: Setup, entries: Sequence[DealEntry], entry: DealEntry) -> GameState:
