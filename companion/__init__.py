@@ -69,6 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         history,
         i18n,
         kinds,
+        parts,
         passcode,
         pwa,
         ratelimits,  # noqa: F401  (registers its storage scheme with limits)
@@ -99,6 +100,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     assets.init_app(app)
     sharing.init_app(app)
+    parts.init_app(app)
     errors.init_app(app)
     security.init_app(app)
     trust.init_app(app)

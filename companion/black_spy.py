@@ -44,6 +44,8 @@ def rulebook_words(state) -> None:
         BLACK_SPY_PLAYERS=(bs.STANDARD.min_players, bs.STANDARD.max_players),
         DEFAULT_PRESET=bs.DEFAULT_PRESET.value,
         rematch_first_dealer=bs.rematch_first_dealer,
+        # drawn by black_spy/_progress.html, once per version of a game (companion/parts.py)
+        score_chart=score_chart,
     )
 
 
@@ -430,7 +432,6 @@ def render_game(
     context = {
         "game": game,
         "state": state,
-        "chart": score_chart(state),
         "messages": [*get_flashed_messages(), *([message] if message else [])],
         "upcoming": bs.upcoming(state, UPCOMING_DEALS),
         "checks": _said(bs.deal_checks(state.setup.rules, state.setup.players)),
@@ -475,5 +476,5 @@ KIND = kinds.GameKind(
     rows=black_spy_codec.rows,
     csv=black_spy_codec.csv_rows,
     bgstats=sharing.black_spy_game,
-    live=lambda game: {"state": (state := game.state()), "chart": score_chart(state), "messages": []},
+    live=lambda game: {"state": game.state(), "messages": []},
 )

@@ -1,0 +1,69 @@
+"""A game's deals table and chart are rendered once per version of the game, for every
+phone, and never show a score older than the game's (companion/parts.py)."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask, template_rendered
+from flask.testing import FlaskClient
+
+from tests.helpers import post_points, start_game
+
+
+def deals_rows(client: FlaskClient, game_id: str, **headers: str) -> list[list[str]]:
+    """Each row of the deals table, newest first: the deal's scores as shown."""
+    html = client.get(f"/black-spy/{game_id}", headers=headers).get_data(as_text=True)
+    body = html.split('<table class="deals">', 1)[1].split("</table>", 1)[0]
+    return [re.findall(r'<span class="score">(-?\d+)', row) for row in body.split("<tr>")[2:]]
+
+
+def test_the_table_shows_every_write_at_once_a_deal_an_edit_and_an_undo(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    assert deals_rows(client, game_id) == [["20", "15", "25", "0"]]
+    post_points(client, game_id, [10, 10, 10, 30])
+    assert deals_rows(client, game_id) == [["10", "10", "10", "30"], ["20", "15", "25", "0"]]
+    # an edit changes a deal in place: the page read just before it must not come back
+    edited = client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "25", "points-3": "20"},
+    )
+    assert edited.status_code == 303
+    assert deals_rows(client, game_id) == [["10", "10", "10", "30"], ["0", "15", "25", "20"]]
+    assert client.post(f"/black-spy/{game_id}/undo", data={"number": "2"}).status_code == 303
+    assert deals_rows(client, game_id) == [["0", "15", "25", "20"]]
+    # and the answer htmx swaps in after a deal carries that deal
+    swapped = post_points(client, game_id, [5, 5, 5, 45], htmx=True).get_data(as_text=True)
+    assert '<span class="score">45' in swapped
+
+
+def test_phones_reading_one_version_share_one_rendering_and_each_language_its_own(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    rendered: list[str] = []
+
+    def note(_app: Flask, template, context) -> None:  # noqa: ANN001
+        rendered.append(template.name)
+
+    template_rendered.connect(note, app)
+    try:
+        phones = [app.test_client() for _ in range(3)]
+        for phone in phones:
+            assert phone.get(f"/black-spy/{game_id}").status_code == 200
+        assert rendered.count("black_spy/_progress.html") == 1, rendered
+        spanish = client.get(f"/black-spy/{game_id}", headers={"Accept-Language": "es"}).get_data(as_text=True)
+        assert rendered.count("black_spy/_progress.html") == 2
+        assert '<h2 id="deals-title">Manos <span class="meta">la más reciente, arriba</span>' in spanish
+        # a follower's copy has no edit links: it is a part of its own
+        follow = re.search(r'href="https?://[^"]*(/watch/[A-Za-z0-9]+)"', client.get(f"/black-spy/{game_id}").get_data(as_text=True)).group(1)
+        followed = client.get(follow).get_data(as_text=True)
+        assert "/deals/1/edit" not in followed and '<span class="score">25' in followed
+        assert rendered.count("black_spy/_progress.html") == 3
+        # a new deal is a new version: rendered again, once
+        post_points(client, game_id, [10, 10, 10, 30])
+        for phone in phones:
+            assert '<span class="score">30' in phone.get(f"/black-spy/{game_id}").get_data(as_text=True)
+        assert rendered.count("black_spy/_progress.html") == 4
+    finally:
+        template_rendered.disconnect(note, app)
