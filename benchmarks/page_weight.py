@@ -20,6 +20,7 @@ from playwright.sync_api import BrowserContext, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from companion import tls  # noqa: E402
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, enter_points, free_port, new_game, phone_context  # noqa: E402
 
 
@@ -57,12 +58,19 @@ def main() -> None:
                 page.wait_for_selector(f"text=Deal {deal} recorded.")
             setup.close()
             game_path = game.removeprefix(server.url)
+            # a phone that trusted the table's certificate: Chromium trusts the server's key
+            # (a certificate error would keep it from caching anything, and the repeat load
+            # would say nothing)
+            material = tls.load(server.folder / "tls")
+            assert material is not None, "companion serve made no certificate"
+            trusting = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={material.spki_sha256}"]
+            )
             print(f"{'page':10} {'address':8} {'protocol':9} {'first load':>12} {'repeat load':>12} {'requests':>9} {'foreign':>8}")
             for name, path in {"home": "/", "new game": "/new", "game": game_path}.items():
-                for address, base in (("plain", server.url), ("secure", secure)):
-                    # services workers off, so the figures are the http cache's alone; the
-                    # table's own certificate is not trusted by this browser, so it is let through
-                    context = phone_context(browser, service_workers="block", ignore_https_errors=True)
+                for address, base, phone in (("plain", server.url, browser), ("secure", secure, trusting)):
+                    # services workers off, so the figures are the http cache's alone
+                    context = phone_context(phone, service_workers="block")
                     first = transferred(context, base + path)
                     repeat = transferred(context, base + path)
                     context.close()
@@ -70,6 +78,7 @@ def main() -> None:
                         f"{name:10} {address:8} {first['protocol']:9} {first['bytes']:>10} B {repeat['bytes']:>10} B"
                         f" {first['requests']:>9} {first['foreign']:>8}"
                     )
+            trusting.close()
             browser.close()
     finally:
         server.stop()

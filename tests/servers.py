@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+CHECKOUT = Path(__file__).resolve().parent.parent
+
 # below the ports the kernel hands out for outgoing connections (32768 and up on Linux), so
 # no connection takes a port between free_port() and the server binding it
 PORTS = range(20000, 32768)
@@ -55,6 +57,9 @@ class Server:
             "COMPANION_INSTANCE": str(self.folder),
             "DATABASE_URL": self.database_url or f"sqlite:///{self.folder / 'companion.sqlite3'}",
             "HTTPS_PORT": str(self.https_port) if self.https_port else "off",
+            # the code of the checkout these tests are in, whichever checkout the virtualenv's
+            # editable install points to (a worktree measured by benchmarks/ included)
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")])),
             **(self.extra_env or {}),
         }
         command = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
