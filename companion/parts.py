@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
 from flask import Flask, current_app, render_template, request
 from markupsafe import Markup
@@ -20,13 +21,40 @@ from markupsafe import Markup
 from .i18n import language
 from .models import Game
 
-# a few hundred tables' worth of parts per worker process, the oldest dropped first
-KEPT_PARTS = 512
-_kept: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
-_keeping = threading.Lock()  # a worker answers on several threads
+Html = TypeVar("Html", bound=str)
 
 
-def kept_part(template: str, game: Game, readonly: bool, **context: Any) -> Markup:
+class Kept(Generic[Html]):
+    """Html kept per worker process under a key, the oldest dropped first once full.
+
+    The key must hold everything the html shows: a kept copy is never checked again.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, Html] = OrderedDict()
+        self._keeping = threading.Lock()  # a worker answers on several threads
+
+    def get(self, key: Hashable, make: Callable[[], Html]) -> Html:
+        with self._keeping:
+            html = self._kept.get(key)
+            if html is not None:
+                self._kept.move_to_end(key)
+                return html
+        # made outside the lock: two threads may both make a new version, once each
+        html = make()
+        with self._keeping:
+            self._kept[key] = html
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return html
+
+
+# a few hundred tables' worth of parts per worker process
+_parts: Kept[Markup] = Kept(512)
+
+
+def kept_part(template: str, game: Game, readonly: bool, **context: object) -> Markup:
     """``template`` rendered with ``game``, ``readonly`` and ``context``, once per version.
 
     ``context`` must follow from the game as it is at that version (its state, its chart):
@@ -43,18 +71,7 @@ def kept_part(template: str, game: Game, readonly: bool, **context: Any) -> Mark
         request.script_root,
         readonly,
     )
-    with _keeping:
-        part = _kept.get(key)
-        if part is not None:
-            _kept.move_to_end(key)
-            return part
-    # rendered outside the lock: two threads may both render a new version, once each
-    part = Markup(render_template(template, game=game, readonly=readonly, **context))
-    with _keeping:
-        _kept[key] = part
-        while len(_kept) > KEPT_PARTS:
-            _kept.popitem(last=False)
-    return part
+    return _parts.get(key, lambda: Markup(render_template(template, game=game, readonly=readonly, **context)))
 
 
 def init_app(app: Flask) -> None:

@@ -10,8 +10,6 @@ day, the release). A score is never stale: a write changes the version, and the 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from datetime import date
 from typing import Any
 
@@ -24,6 +22,7 @@ from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .i18n import language
 from .models import Game
+from .parts import Kept
 from .sharing import qr_svg_file
 
 bp = Blueprint("watch", __name__)
@@ -35,9 +34,7 @@ FINISHED_POLL_SECONDS = 20
 
 
 # fragments kept per worker process: a few hundred tables' worth, the oldest dropped first
-KEPT_FRAGMENTS = 512
-_kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-_keeping = threading.Lock()  # a worker answers on several threads
+_fragments: Kept[str] = Kept(512)
 
 
 @bp.get("/watch/<watch_id>")
@@ -60,17 +57,9 @@ def show(watch_id: str) -> Response:
         request.query_string,
         date.today(),
     )
-    with _keeping:
-        html = _kept.get(key)
-        if html is not None:
-            _kept.move_to_end(key)
-    if html is None:
-        # rendered outside the lock: two threads may both render a new version, once each
-        html = page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)).get_data(as_text=True)
-        with _keeping:
-            _kept[key] = html
-            while len(_kept) > KEPT_FRAGMENTS:
-                _kept.popitem(last=False)
+    html = _fragments.get(
+        key, lambda: page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)).get_data(as_text=True)
+    )
     response = make_response(html)
     response.headers["Vary"] = "HX-Request"
     return _no_cache(response)
