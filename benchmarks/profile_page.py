@@ -3,8 +3,9 @@
 Builds the app on a fresh SQLite database in a temporary folder, imports a 6-player Black
 Spy game of 30 deals, a Spy game of 100 turns and a score pad of 60 rounds, and for one of
 them (``black-spy``, ``spy`` or ``scorepad``) prints the median CPU time of its page beside
-the css file's, how much of it is the template, and cProfile's time by package, file and
-function. ``deal-post`` does the same for a deal posted with htmx into the 30-deal game,
+the css file's: made (the first phone to ask for this version of the game) and kept (every
+phone after it, companion/freshness.py). Then, for the made page, how much of it is the
+template, and cProfile's time by package, file and function. ``deal-post`` does the same for a deal posted with htmx into the 30-deal game,
 with the fragment it returns. Run by hand:
 
     .venv/bin/python benchmarks/profile_page.py black-spy
@@ -83,7 +84,14 @@ def main() -> None:
     client = app.test_client()
     path = f"/{which}/{ids[which]}" if which != "deal-post" else f"/black-spy/{ids['black-spy']}"
     assert client.get(path).status_code == 200
-    action = (lambda: client.get(path)) if which != "deal-post" else a_deal(client, path)
+    pages = app.extensions["companion.pages"]
+
+    def made() -> object:
+        pages._kept.clear()  # as if no phone had asked for this version yet
+        return client.get(path)
+
+    kept = cpu_ms(lambda: client.get(path)) if which != "deal-post" else None
+    action = made if which != "deal-post" else a_deal(client, path)
 
     spent = {"template": 0.0}
     render = flask.templating._render
@@ -102,6 +110,8 @@ def main() -> None:
     print(
         f"{which} page {page:.2f} ms of CPU, the css file {css:.2f} ms ({page / css:.1f}x); the template about {template:.2f} ms"
     )
+    if kept is not None:
+        print(f"{which} page kept for another phone {kept:.2f} ms of CPU ({kept / css:.1f}x the css file)")
 
     profile = cProfile.Profile(time.process_time)
     profile.enable()

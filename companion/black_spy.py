@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +9,7 @@ from flask import Blueprint, abort, flash, get_flashed_messages, redirect, rende
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from . import black_spy_codec, kinds, service, sharing
+from . import black_spy_codec, kinds, parts, service, sharing
 from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import db, htmx
@@ -399,7 +398,7 @@ def deal_form_context(
         # numbers another phone beat this one to are kept on screen, with a way to drop them
         "kept": kept,
         "totals": totals,
-        "submission": uuid.uuid4().hex,
+        "submission": parts.submission(),
     }
 
 

@@ -9,6 +9,12 @@ A request whose ``If-None-Match`` names it is answered ``304 Not Modified`` afte
 indexed query, before the view replays anything. A score is never stale: a write changes
 the version, and with it the validator. (The one thing kept on the server, a follower's
 read-only fragment, is keyed the same way: companion/watch.py.)
+
+A phone that does not hold the page yet is sent the page made for the first phone that
+asked for this version: a game page is kept per worker under its validator's parts, less
+this phone's token, and sent with this phone's token and a new form id in their place
+(companion/parts.py). It is the validator's own promise, that nothing else shapes the
+page, that makes the kept page right; a write changes the version, and the key.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from flask import Flask, Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import Select, bindparam, select
 
-from . import paths
+from . import parts, paths
 from .extensions import db, htmx
 from .i18n import language
 from .models import Game, Player, Seat
@@ -64,15 +70,21 @@ def release() -> str:
     return digest.hexdigest()[:16]
 
 
+# game pages kept per worker, for every phone: a few hundred tables' worth
+KEPT_PAGES = 256
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("RELEASE", release())
+    app.extensions["companion.pages"] = parts.Kept[str](KEPT_PAGES)
     # after the passcode's check (registered before this): a signed-out phone is sent to
     # the passcode, never told that its copy is still good
     app.before_request(_answer_if_unchanged)
     app.after_request(_mark)
 
 
-def _validator() -> str | None:
+def _validator() -> tuple[tuple[str, ...], str] | None:
+    """What shapes this page, and its validator: the same with this phone's token added."""
     watched = WATCHED.get(request.endpoint or "")
     if request.method not in ("GET", "HEAD") or watched is None or request.view_args is None:
         return None
@@ -80,9 +92,10 @@ def _validator() -> str | None:
     rows = db.session.execute(statement, {"key": request.view_args[argument]}).all()
     if not rows:
         return None  # no such game: the view says so
-    parts = [
+    shape = (
         current_app.config["RELEASE"],
         request.endpoint,
+        request.script_root + request.path,
         str(rows[0].version),
         *(row.name for row in rows),
         language(),
@@ -90,11 +103,12 @@ def _validator() -> str | None:
         request.query_string.decode("latin-1"),
         request.host,
         request.scheme,
-        # the page's forms carry a token made from this one: made now if this is the first page
-        hashlib.sha256(str(session.get("csrf_token") or (generate_csrf() and session["csrf_token"])).encode()).hexdigest(),
         date.today().isoformat(),
-    ]
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+    )
+    # the page's forms carry a token made from this one: made now if this is the first page
+    token = str(session.get("csrf_token") or (generate_csrf() and session["csrf_token"]))
+    tag = hashlib.sha256("\0".join((*shape, hashlib.sha256(token.encode()).hexdigest())).encode()).hexdigest()[:24]
+    return shape, tag
 
 
 def _answer_if_unchanged() -> Response | None:
@@ -103,15 +117,22 @@ def _answer_if_unchanged() -> Response | None:
     # a page that shows a one-time message (a flash) is neither answered from a copy nor kept as one
     if "_flashes" in session:
         return None
-    tag = _validator()
-    if tag is None:
+    found = _validator()
+    if found is None:
         return None
+    shape, tag = found
     g.etag = tag
     held = _held(tag)
     if held is not None:
         response = Response(status=304)
         _headers(response, held)
         return response
+    if request.method != "GET":
+        return None
+    kept = current_app.extensions["companion.pages"].find(shape)
+    if kept is not None:
+        return Response(parts.filled(kept), mimetype="text/html")
+    g.page_shape = shape  # for _mark to keep the page the view makes
     return None
 
 
@@ -129,8 +150,11 @@ def _held(tag: str) -> str | None:
 
 def _mark(response: Response) -> Response:
     tag = g.pop("etag", None)
+    shape = g.pop("page_shape", None)
     if tag is not None and response.status_code == 200:
         _headers(response, tag)
+        if shape is not None and response.mimetype == "text/html" and not response.is_streamed:
+            current_app.extensions["companion.pages"].keep(shape, parts.with_holes(response.get_data(as_text=True)))
     return response
 
 

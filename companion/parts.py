@@ -10,12 +10,15 @@ part is never a stale score: a write changes the key.
 
 from __future__ import annotations
 
+import secrets
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, current_app, g, render_template, request
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from .i18n import language
@@ -35,18 +38,25 @@ class Kept(Generic[Html]):
         self._kept: OrderedDict[Hashable, Html] = OrderedDict()
         self._keeping = threading.Lock()  # a worker answers on several threads
 
-    def get(self, key: Hashable, make: Callable[[], Html]) -> Html:
+    def find(self, key: Hashable) -> Html | None:
         with self._keeping:
             html = self._kept.get(key)
             if html is not None:
                 self._kept.move_to_end(key)
-                return html
-        # made outside the lock: two threads may both make a new version, once each
-        html = make()
+            return html
+
+    def keep(self, key: Hashable, html: Html) -> None:
         with self._keeping:
             self._kept[key] = html
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
+
+    def get(self, key: Hashable, make: Callable[[], Html]) -> Html:
+        html = self.find(key)
+        if html is None:
+            # made outside the lock: two threads may both make a new version, once each
+            html = make()
+            self.keep(key, html)
         return html
 
 
@@ -72,6 +82,33 @@ def kept_part(template: str, game: Game, readonly: bool, **context: object) -> M
         readonly,
     )
     return _parts.get(key, lambda: Markup(render_template(template, game=game, readonly=readonly, **context)))
+
+
+def submission() -> str:
+    """This page's form id, one per page sent: a form sent twice is stored once
+    (companion/service.py). Every form of one page shares it."""
+    if "submission" not in g:
+        g.submission = uuid.uuid4().hex
+    return str(g.submission)
+
+
+# what a kept page holds in place of the one phone's token and form id: nothing a page
+# can say by chance (a name, a number) looks like these
+_TOKEN = f"kept-token-{secrets.token_hex(12)}"
+_SUBMISSION = f"kept-submission-{secrets.token_hex(12)}"
+
+
+def with_holes(html: str) -> str:
+    """A page made for this phone, without what is this phone's alone: its form token and its form id."""
+    html = html.replace(generate_csrf(), _TOKEN)
+    if "submission" in g:
+        html = html.replace(g.submission, _SUBMISSION)
+    return html
+
+
+def filled(html: str) -> str:
+    """A kept page with this phone's token and a new form id in its holes."""
+    return html.replace(_TOKEN, generate_csrf()).replace(_SUBMISSION, submission())
 
 
 def init_app(app: Flask) -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from . import kinds, scorepad_codec, service
+from . import kinds, parts, scorepad_codec, service
 from .exchange import export_file
 from .extensions import db, htmx
 from .fragments import page_or_fragment
@@ -271,7 +270,7 @@ ALREADY_RECORDED = N_("This round was already recorded; it is counted once.")
 def _form_context(
     values: Mapping[str, str] | None = None, errors: Mapping[str, str] | None = None, kept: bool = False
 ) -> dict[str, Any]:
-    return {"values": values or {}, "errors": errors or {}, "kept": kept, "submission": uuid.uuid4().hex}
+    return {"values": values or {}, "errors": errors or {}, "kept": kept, "submission": parts.submission()}
 
 
 def render_game(game: Any, state: sp.ScorepadState, message: str | None = None, status: int = 200, **form: Any) -> Response:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from . import kinds, service, spy_codec
+from . import kinds, parts, service, spy_codec
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
 from .fragments import page_or_fragment
@@ -245,7 +244,7 @@ def render_game(
         "mirror": mirror or {},
         "look": look,
         "answers": answers,
-        "submission": uuid.uuid4().hex,
+        "submission": parts.submission(),
         "Answer": rules.Answer,
         "OutReason": rules.OutReason,
     }

@@ -1,28 +1,23 @@
 """Read-only links: another phone follows a game live, and can change nothing.
 
 Five phones follow a table's game, each asking every few seconds. An unchanged game is
-a 304 (companion/freshness.py); a changed one is rendered once for all of them: the
-fragment a follower polls carries no form, no token and nothing of the phone that asks,
-so it is kept per worker under everything that shapes it (the game's version, which
-every write bumps, its players' names, the language, the address it was asked at, the
-day, the release). A score is never stale: a write changes the version, and the key.
+a 304, and a changed one is rendered once for all of them and kept per worker under
+everything that shapes it (companion/freshness.py): the fragment a follower polls
+carries no form, no token and nothing of the phone that asks.
 """
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, request, url_for
+from flask import Blueprint, abort, make_response, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from . import kinds
-from .extensions import db, htmx
+from .extensions import db
 from .fragments import page_or_fragment
-from .i18n import language
 from .models import Game
-from .parts import Kept
 from .sharing import qr_svg_file
 
 bp = Blueprint("watch", __name__)
@@ -33,36 +28,13 @@ POLL_SECONDS = 4
 FINISHED_POLL_SECONDS = 20
 
 
-# fragments kept per worker process: a few hundred tables' worth, the oldest dropped first
-_fragments: Kept[str] = Kept(512)
-
-
 @bp.get("/watch/<watch_id>")
 def show(watch_id: str) -> Response:
     """Show a game's public state, refreshed every few seconds, less often once it is over."""
     game = db.session.scalar(select(Game).where(Game.watch_id == watch_id))
     if game is None:
         abort(404)
-    if not htmx or htmx.history_restore_request:
-        return _no_cache(page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)))
-    key = (
-        current_app.config["RELEASE"],
-        watch_id,
-        game.version,
-        tuple(game.player_names),
-        language(),
-        request.host,
-        request.scheme,
-        request.path,
-        request.query_string,
-        date.today(),
-    )
-    html = _fragments.get(
-        key, lambda: page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)).get_data(as_text=True)
-    )
-    response = make_response(html)
-    response.headers["Vary"] = "HX-Request"
-    return _no_cache(response)
+    return _no_cache(page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)))
 
 
 @bp.get("/watch/<watch_id>/qr.svg")

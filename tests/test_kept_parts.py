@@ -1,5 +1,6 @@
-"""A game's deals table and chart are rendered once per version of the game, for every
-phone, and never show a score older than the game's (companion/parts.py)."""
+"""A game's page, and its deals table and chart, are rendered once per version of the game
+for every phone, and never show a score older than the game's (companion/parts.py,
+companion/freshness.py); a kept page carries the token and form id of the phone it is sent to."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
-from tests.helpers import post_points, start_game
+from tests.helpers import make_app, post_points, start_game
 
 
 def deals_rows(client: FlaskClient, game_id: str, **headers: str) -> list[list[str]]:
@@ -67,3 +68,49 @@ def test_phones_reading_one_version_share_one_rendering_and_each_language_its_ow
         assert rendered.count("black_spy/_progress.html") == 4
     finally:
         template_rendered.disconnect(note, app)
+
+
+def form_fields(html: str) -> tuple[str, str]:
+    """The deal form's token and form id on a game page."""
+    form = html.split('class="card deal-form"', 1)[1].split("</form>", 1)[0]
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    submission = re.search(r'name="submission" value="([^"]+)"', form).group(1)
+    return token, submission
+
+
+def test_a_kept_page_carries_each_phones_own_token_and_a_new_form_id_and_both_phones_can_score(database_url: str) -> None:
+    app = make_app(database_url, WTF_CSRF_ENABLED=True)
+    scorer = app.test_client()
+    page = scorer.get("/black-spy/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    started = scorer.post(
+        "/black-spy/new", data={"csrf_token": token, "player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "first_dealer": "0"}
+    )
+    assert started.status_code == 303, started.get_data(as_text=True)
+    url = started.location
+    phones = [app.test_client() for _ in range(3)]
+    pages = [phones[0].get(url).get_data(as_text=True)]
+    rendered: list[str] = []
+
+    def note(_app: Flask, template, context) -> None:  # noqa: ANN001
+        rendered.append(template.name)
+
+    template_rendered.connect(note, app)
+    try:
+        pages += [phone.get(url).get_data(as_text=True) for phone in phones[1:]]
+        assert rendered == [], "the page made for the first phone was made again"
+    finally:
+        template_rendered.disconnect(note, app)
+    fields = [form_fields(page) for page in pages]
+    assert len({token for token, _ in fields}) == 3 and len({submission for _, submission in fields}) == 3
+    assert "kept-token" not in pages[1] and "kept-submission" not in pages[2]
+    # each phone's deal is taken with its own token, and none is mistaken for another's
+    for number, (phone, (token, submission)) in enumerate(zip(phones, fields), start=1):
+        form = {"csrf_token": token, "submission": submission, "number": str(number), "mode": "points"}
+        form.update({"points-0": "20", "points-1": "20", "points-2": "20"})
+        answer = phone.post(f"{url}/deals", data=form)
+        assert answer.status_code == 303, answer.get_data(as_text=True)
+    # a token is this phone's alone: another phone's is refused
+    refused = phones[0].post(f"{url}/deals", data={"csrf_token": fields[1][0], "mode": "points"})
+    assert refused.status_code == 400
+    assert deals_rows(phones[0], url.rsplit("/", 1)[1]) == [["20", "20", "20"]] * 3
