@@ -200,6 +200,17 @@ def test_taking_all_sixteen_black_cards_by_cards_is_a_shoot_without_asking(clien
     assert state.deals[0].raw == (75, -5, -10, 0)
 
 
+def test_one_tap_on_the_untouched_cards_form_records_nothing(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    before = snapshot(app)
+    # as the page sends it: every box blank, no black 8-11 picked, the dealer marked for the rest
+    form = {"mode": "cards", "rest": "0", **{f"{key}-{seat}": "" for key in ("black_spies", "low_blacks", "coloured_spies") for seat in range(4)}}
+    response = client.post(f"/black-spy/{game_id}/deals", data=form)
+    assert response.status_code == 422
+    assert "Nothing is counted yet: enter the cards Ben took (0 if none)." in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
 def test_card_counts_that_do_not_fit_the_deck_are_refused_and_nothing_is_saved(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     before = snapshot(app)

@@ -18,6 +18,7 @@ from companion.rules.black_spy import (
     STANDARD,
     Cards,
     CardsEntry,
+    HIGH_BLACKS,
     GameOverError,
     GameState,
     PointsEntry,
@@ -561,6 +562,15 @@ def test_a_high_black_nobody_else_took_goes_to_the_player_who_gets_the_rest():
     cards = parse_cards(players(3), form, rest=2)
     assert cards[2].high_blacks == frozenset({11})
     assert cards[0].high_blacks == frozenset({8, 9})
+
+
+def test_an_untouched_cards_form_is_refused_not_read_as_the_rest_taking_every_card():
+    with pytest.raises(RulesError) as caught:
+        parse_cards(players(3), {"black_spies-0": " ", "high-8": ""}, rest=0)
+    assert caught.value.errors == {"black_spies-1": "Nothing is counted yet: enter the cards Ben took (0 if none)."}
+    # one zero typed is a count: the rest took everything, which is a shoot the table meant
+    cards = parse_cards(players(3), {"black_spies-1": "0"}, rest=0)
+    assert cards[0] == Cards(black_spies=6, low_blacks=6, high_blacks=frozenset(HIGH_BLACKS), coloured_spies=4)
 
 
 def test_a_high_black_given_to_a_seat_that_is_not_at_the_table_is_refused():

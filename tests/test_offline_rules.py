@@ -76,6 +76,7 @@ def test_the_checks_sentences_for_counted_cards_are_the_ones_the_rules_say() -> 
         say["others_took"]["black_spies"], taken=7
     )
     assert cards({}, None)["high-8"] == str(say["high_untaken"]["8"])
+    assert cards({}, 0) == {"black_spies-1": fill(say["nothing_counted"], name="Ben")}
     every_high = {f"high-{card}": "0" for card in bs.HIGH_BLACKS}
     taken = bs.parse_cards(PLAYERS, {**every_high, "black_spies-0": "5"}, None, rules=bs.STANDARD)
     checked = refusal(lambda: bs.check_cards(bs.STANDARD, PLAYERS, taken))

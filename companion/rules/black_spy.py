@@ -655,6 +655,15 @@ def parse_cards(
     errors: dict[str, str] = {}
     counts: list[dict[str, int]] = []
     asked = rules.card_counts
+    others = [seat for seat in range(len(players)) if seat != rest]
+    if rest is not None and others and not any(
+        (form.get(f"{key}-{seat}") or "").strip() for key, _, _ in asked for seat in others
+    ) and not any((form.get(f"high-{card}") or "").strip() for card in HIGH_BLACKS):
+        # an untouched form would give the rest every card, a shoot nobody counted: a slip,
+        # never a deal (a table that means it types the others' zeros)
+        first = others[0]
+        field = f"{asked[0][0]}-{first}" if asked else f"high-{HIGH_BLACKS[0]}"
+        raise RulesError.about(field, _nothing_counted(players[first]))
     for seat, name in enumerate(players):
         row = {key: 0 for key, _, _ in CARD_COUNTS}
         for key, most, label in asked:
@@ -744,6 +753,10 @@ def _count_not_a_number(name: str, label: str, most: int) -> Message:
 
 def _count_out_of_range(name: str, label: str, most: int) -> Message:
     return N_("%(name)s: %(cards)s must be from 0 to %(most)s.", name=name, cards=label, most=most)
+
+
+def _nothing_counted(name: str) -> Message:
+    return N_("Nothing is counted yet: enter the cards %(name)s took (0 if none).", name=name)
 
 
 def _high_untaken(card: int) -> Message:
@@ -1052,5 +1065,6 @@ def deal_checks(rules: RuleSet, players: Sequence[str]) -> dict[str, object]:
             "others_took": {key: _others_took("{taken}", label, most) for key, (most, label) in labels.items()},
             "deck_count": {key: _deck_count(label, most, "{total}") for key, (most, label) in labels.items()},
             "high_untaken": {str(card): _high_untaken(card) for card in HIGH_BLACKS},
+            "nothing_counted": _nothing_counted("{name}"),
         },
     }

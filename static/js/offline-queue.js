@@ -286,6 +286,14 @@
     const chosen = form.querySelector("input[name=rest]:checked");
     const rest = chosen && chosen.value !== "none" ? Number(chosen.value) : null;
     const totals = {};
+    // an untouched form would give the rest every card: the rules refuse it (parse_cards)
+    const others = checks.players.map((name, seat) => seat).filter((seat) => seat !== rest);
+    const counted = others.some((seat) => checks.counts.some(([key]) => (form.elements[`${key}-${seat}`].value || "").trim() !== ""))
+      || checks.high_blacks.some((card) => form.querySelector(`input[name="high-${card}"]:checked`));
+    if (rest !== null && others.length && !counted) {
+      const field = checks.counts.length ? `${checks.counts[0][0]}-${others[0]}` : `high-${checks.high_blacks[0]}`;
+      return {errors: {[field]: fill(say.nothing_counted, {name: checks.players[others[0]]})}};
+    }
     checks.players.forEach((name, seat) => {
       checks.counts.forEach(([key, most]) => {
         totals[key] = totals[key] || 0;

@@ -278,9 +278,15 @@ def every_count_typed_but_short(page: Page) -> None:
     page.locator("fieldset[data-high='8'] label.chip", has_text="Ana").click()
 
 
+def nothing_counted(page: Page) -> None:
+    """The form as it opens: a tap on Record would give the dealer (the rest) every card."""
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 @pytest.mark.parametrize(
-    "counts", [too_many_black_spies, every_count_typed_but_short], ids=["more than the deck", "short of the deck"]
+    "counts",
+    [too_many_black_spies, every_count_typed_but_short, nothing_counted],
+    ids=["more than the deck", "short of the deck", "nothing counted"],
 )
 def test_cards_the_rules_refuse_are_refused_offline_in_the_words_used_online(
     browser: Browser, untouched: str, language: str, counts: Callable[[Page], None]
