@@ -7,12 +7,17 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from flask import Flask
+from flask.cli import ScriptInfo
 from flask.testing import FlaskClient
 
+from companion import cli, create_app
+from companion.extensions import db
 from tests.databases import Databases
 from tests.helpers import make_app, post_points, snapshot, start_game
 from tests.test_black_spy_app import post_cards
@@ -131,7 +136,39 @@ def empty_database(databases: Databases) -> str:
     return databases.empty()
 
 
-def companion(tmp_path: Path, database: str, *args: str) -> subprocess.CompletedProcess:
+@dataclass
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def companion(tmp_path: Path, database: str, *args: str) -> Ran:
+    """The ``companion`` command run in this process, as the installed one runs it (its click
+    group, its app factory reading the environment): a fraction of a second where a new
+    process takes two. One test below runs the installed command itself.
+
+    A command that ends in an exception it did not turn into words fails the test with it:
+    a person at the command line would have seen a traceback."""
+    env = {"DATABASE_URL": database, "COMPANION_INSTANCE": str(tmp_path / "instance")}
+    made: list[Flask] = []
+
+    def the_commands_app() -> Flask:
+        made.append(create_app())
+        return made[-1]
+
+    try:
+        result = CliRunner().invoke(cli.main, list(args), env=env, obj=ScriptInfo(create_app=the_commands_app))
+    finally:
+        for app in made:  # its connections closed, as a process's are when it ends
+            with app.app_context():
+                db.engine.dispose()
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"companion {' '.join(args)} ended in a traceback:\n{result.stderr}") from result.exception
+    return Ran(result.exit_code, result.stdout, result.stderr)
+
+
+def installed_companion(tmp_path: Path, database: str, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "DATABASE_URL": database, "COMPANION_INSTANCE": str(tmp_path / "instance")}
     command = [str(Path(sys.executable).with_name("companion")), *args]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
@@ -142,11 +179,12 @@ def test_the_command_line_imports_and_exports_on_a_fresh_database(client: FlaskC
     source = exported(client)
     file = tmp_path / "games.json"
     file.write_text(json.dumps(source))
-    imported = companion(tmp_path, empty_database, "import", str(file))
+    # the installed command, in a process of its own, as a person at the machine runs it
+    imported = installed_companion(tmp_path, empty_database, "import", str(file))
     assert imported.returncode == 0, imported.stderr
-    assert "Imported 3 game(s)" in imported.stdout
+    assert "Imported 3 game(s)" in imported.stdout and "Traceback" not in imported.stderr
     out = tmp_path / "out.json"
-    assert companion(tmp_path, empty_database, "export", "-o", str(out)).returncode == 0
+    assert installed_companion(tmp_path, empty_database, "export", "-o", str(out)).returncode == 0
     assert json.loads(out.read_text())["games"] == source["games"]
     one = companion(tmp_path, empty_database, "export", "--game", source["games"][1]["id"])
     assert [game["id"] for game in json.loads(one.stdout)["games"]] == [source["games"][1]["id"]]
