@@ -36,6 +36,24 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Databases]:
     made.close()
 
 
+@pytest.fixture(scope="session")
+def sqlite_databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Databases]:
+    """SQLite files whatever the pass: for tests of the server process and the address it is
+    reached at (listeners, certificates, connections, proxies), which do not vary by the
+    database engine and so need no PostgreSQL pass."""
+    made = Databases(tmp_path_factory.mktemp("sqlite-databases"), server="")
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def sqlite_database_url(sqlite_databases: Databases) -> Iterator[str]:
+    """A fresh migrated SQLite database, whatever the pass (see ``sqlite_databases``)."""
+    url = sqlite_databases.fresh()
+    yield url
+    sqlite_databases.drop(url)
+
+
 @pytest.fixture
 def database_url(databases: Databases) -> Iterator[str]:
     """A fresh database built by the real migrations, for this test alone."""
@@ -56,3 +74,15 @@ def app(tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch) -> I
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def page_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FlaskClient]:
+    """A phone's view of an app with no database behind it (an empty one, in memory): for
+    pages made from the rules and files alone, which need no PostgreSQL pass. A page that
+    reads the database fails here, and its test belongs on ``client``."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app("sqlite://")
+    yield app.test_client()
+    with app.app_context():
+        db.engine.dispose()

@@ -34,9 +34,9 @@ def serves_its_certificate(port: int, root: Path) -> bool:
 
 
 @pytest.fixture
-def behind_caddy(tmp_path: Path, databases: Databases) -> Iterator[tuple[Server, str, Path]]:
+def behind_caddy(tmp_path: Path, sqlite_databases: Databases) -> Iterator[tuple[Server, str, Path]]:
     app = Server(
-        tmp_path / "instance", free_port(), databases.empty(),
+        tmp_path / "instance", free_port(), sqlite_databases.empty(),
         extra_env={"COMPANION_PROXY": "1", "COMPANION_HOSTS": "localhost"},
     ).start()
     port = free_port()

@@ -48,44 +48,44 @@ def cells(html: str, row_id: str) -> list[str]:
 
 
 @pytest.mark.parametrize("asked", ["", "standard", "classic", "poker", "CLASSIC", "classic'><script>", "%00", "\x00"])
-def test_every_rule_set_asked_for_gets_a_page(client: FlaskClient, asked: str) -> None:
-    page(client, "/rules/black-spy", rules=asked)
+def test_every_rule_set_asked_for_gets_a_page(page_client: FlaskClient, asked: str) -> None:
+    page(page_client, "/rules/black-spy", rules=asked)
 
 
 @pytest.mark.parametrize("asked", ["poker", "", "Standard"])
-def test_an_unknown_rule_set_shows_the_standard_rules(client: FlaskClient, asked: str) -> None:
-    html = page(client, "/rules/black-spy", rules=asked)
+def test_an_unknown_rule_set_shows_the_standard_rules(page_client: FlaskClient, asked: str) -> None:
+    html = page(page_client, "/rules/black-spy", rules=asked)
     assert re.search(r'href="/rules/black-spy\?rules=standard" aria-current="page"', html)
     assert f"Every deal adds up to {bs.STANDARD.deal_total} points" in text(html)
     assert 'id="changes"' not in html
 
 
-def test_several_rule_sets_in_the_query_take_the_first(client: FlaskClient) -> None:
-    html = page(client, "/rules/black-spy?rules=classic&rules=standard")
+def test_several_rule_sets_in_the_query_take_the_first(page_client: FlaskClient) -> None:
+    html = page(page_client, "/rules/black-spy?rules=classic&rules=standard")
     assert re.search(r'href="/rules/black-spy\?rules=classic" aria-current="page"', html)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_each_player_count_is_dealt_the_cards_the_rules_give_it(client: FlaskClient, preset: str) -> None:
+def test_each_player_count_is_dealt_the_cards_the_rules_give_it(page_client: FlaskClient, preset: str) -> None:
     rules = bs.PRESETS[bs.Preset(preset)]
-    html = page(client, "/rules/black-spy", rules=preset)
+    html = page(page_client, "/rules/black-spy", rules=preset)
     for players in rules.player_counts:
         assert cells(html, f"cards-each-{players}") == [str(players), str(rules.cards_each(players))]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_each_player_count_ends_at_the_end_value_of_its_rule_set(client: FlaskClient, preset: str) -> None:
+def test_each_player_count_ends_at_the_end_value_of_its_rule_set(page_client: FlaskClient, preset: str) -> None:
     rules = bs.PRESETS[bs.Preset(preset)]
-    html = page(client, "/rules/black-spy", rules=preset)
+    html = page(page_client, "/rules/black-spy", rules=preset)
     for players in rules.player_counts:
         assert cells(html, f"end-value-{players}") == [str(players), str(rules.end_values[players])]
     assert "Players tied for the lowest total share the win." in part(html, "end")
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_the_scoring_table_gives_every_card_its_points(client: FlaskClient, preset: str) -> None:
+def test_the_scoring_table_gives_every_card_its_points(page_client: FlaskClient, preset: str) -> None:
     rules = bs.PRESETS[bs.Preset(preset)]
-    html = page(client, "/rules/black-spy", rules=preset)
+    html = page(page_client, "/rules/black-spy", rules=preset)
     assert cells(html, "points-low-blacks") == [f"Black 1 to {bs.LOW_BLACKS}", str(bs.LOW_BLACKS), str(rules.low_black_points)]
     assert cells(html, "points-black-spies")[1:] == [str(bs.BLACK_SPIES), str(rules.black_spy_points)]
     for card in bs.HIGH_BLACKS:
@@ -93,32 +93,32 @@ def test_the_scoring_table_gives_every_card_its_points(client: FlaskClient, pres
     assert cells(html, "points-coloured-spies")[1:] == [str(bs.COLOURED_SPIES), str(rules.coloured_spy_points)]
 
 
-def test_the_cards_in_the_scoring_table_make_the_whole_black_suit(client: FlaskClient) -> None:
-    html = page(client, "/rules/black-spy")
+def test_the_cards_in_the_scoring_table_make_the_whole_black_suit(page_client: FlaskClient) -> None:
+    html = page(page_client, "/rules/black-spy")
     counted = sum(int(cells(html, row)[1]) for row in ["points-low-blacks", "points-black-spies"])
     counted += sum(int(cells(html, f"points-black-{card}")[1]) for card in bs.HIGH_BLACKS)
     assert counted == bs.BLACK_CARDS
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_every_deal_adds_up_to_the_deal_total_of_its_rule_set(client: FlaskClient, preset: str) -> None:
+def test_every_deal_adds_up_to_the_deal_total_of_its_rule_set(page_client: FlaskClient, preset: str) -> None:
     rules = bs.PRESETS[bs.Preset(preset)]
-    said = part(page(client, "/rules/black-spy", rules=preset), "deal-total")
+    said = part(page(page_client, "/rules/black-spy", rules=preset), "deal-total")
     assert f"Every deal adds up to {rules.deal_total} points across the table." in said
     assert f"The black cards make {rules.black_points}" in said
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_taking_all_the_black_cards_scores_zero_and_the_deal_total_for_everyone_else(client: FlaskClient, preset: str) -> None:
+def test_taking_all_the_black_cards_scores_zero_and_the_deal_total_for_everyone_else(page_client: FlaskClient, preset: str) -> None:
     rules = bs.PRESETS[bs.Preset(preset)]
-    said = part(page(client, "/rules/black-spy", rules=preset), "shoot")
+    said = part(page(page_client, "/rules/black-spy", rules=preset), "shoot")
     assert f"takes all {bs.BLACK_CARDS} black cards scores 0 for the deal, and every other player scores {rules.deal_total}." in said
     assert ("Shoot rule: on." in said) is rules.shoot_rule
     assert ("unless the table turns it on" in said) is not rules.shoot_rule
 
 
-def test_the_standard_pass_follows_its_cycle_for_each_player_count(client: FlaskClient) -> None:
-    said = part(page(client, "/rules/black-spy"), "pass")
+def test_the_standard_pass_follows_its_cycle_for_each_player_count(page_client: FlaskClient) -> None:
+    said = part(page(page_client, "/rules/black-spy"), "pass")
     assert "each player passes 3 cards face down" in said
     for cycle, counts in bs.STANDARD.pass_groups():
         steps = [
@@ -130,8 +130,8 @@ def test_the_standard_pass_follows_its_cycle_for_each_player_count(client: Flask
     assert "Across: to the player 2 seats away. Only with 4 players." in said
 
 
-def test_the_classic_pass_goes_left_every_deal(client: FlaskClient) -> None:
-    said = part(page(client, "/rules/black-spy", rules="classic"), "pass")
+def test_the_classic_pass_goes_left_every_deal(page_client: FlaskClient) -> None:
+    said = part(page(page_client, "/rules/black-spy", rules="classic"), "pass")
     assert "Every deal, pass to the left, whatever the number of players." in said
     assert "Deal 2:" not in said and "Across" not in said
 
@@ -140,22 +140,22 @@ def test_the_classic_pass_goes_left_every_deal(client: FlaskClient) -> None:
     ("preset", "lead"),
     [("standard", "Whoever holds the Red 1 leads the first trick."), ("classic", "The player on the dealer's left leads the first trick.")],
 )
-def test_the_first_trick_is_led_as_the_rule_set_says_and_never_with_a_black_card(client: FlaskClient, preset: str, lead: str) -> None:
-    said = part(page(client, "/rules/black-spy", rules=preset), "lead")
+def test_the_first_trick_is_led_as_the_rule_set_says_and_never_with_a_black_card(page_client: FlaskClient, preset: str, lead: str) -> None:
+    said = part(page(page_client, "/rules/black-spy", rules=preset), "lead")
     assert lead in said
     assert "No black card may be led to the first trick." in said
 
 
-def test_a_trick_is_followed_by_colour_or_rank_and_the_first_black_spy_can_win_it(client: FlaskClient) -> None:
-    said = part(page(client, "/rules/black-spy"), "follow")
+def test_a_trick_is_followed_by_colour_or_rank_and_the_first_black_spy_can_win_it(page_client: FlaskClient) -> None:
+    said = part(page(page_client, "/rules/black-spy"), "follow")
     assert "same colour or the same rank as the card led" in said
     assert "the first Black Spy played wins" in said
 
 
-def test_the_classic_page_says_what_the_classic_rules_change(client: FlaskClient) -> None:
+def test_the_classic_page_says_what_the_classic_rules_change(page_client: FlaskClient) -> None:
     standard, classic = bs.STANDARD, bs.CLASSIC
     (end_value,) = set(classic.end_values.values())
-    said = part(page(client, "/rules/black-spy", rules="classic"), "changes")
+    said = part(page(page_client, "/rules/black-spy", rules="classic"), "changes")
     assert "Every deal, pass to the left, whatever the number of players." in said
     assert "The player on the dealer's left leads the first trick." in said
     assert f"Coloured Spies are worth nothing ({standard.coloured_spy_points} points each in the standard rules)." in said
@@ -164,8 +164,8 @@ def test_the_classic_page_says_what_the_classic_rules_change(client: FlaskClient
     assert "The shoot rule is off unless the table turns it on." in said
 
 
-def test_the_standard_page_lists_no_changes(client: FlaskClient) -> None:
-    assert 'id="changes"' not in page(client, "/rules/black-spy", rules="standard")
+def test_the_standard_page_lists_no_changes(page_client: FlaskClient) -> None:
+    assert 'id="changes"' not in page(page_client, "/rules/black-spy", rules="standard")
 
 
 def test_a_rule_set_changes_only_what_differs_from_the_standard() -> None:
@@ -188,8 +188,8 @@ def test_a_black_spy_game_links_to_the_rules_it_is_played_by(client: FlaskClient
 # --- Spy -----------------------------------------------------------------------------------
 
 
-def test_each_spy_table_size_has_its_colour_sets_bases_and_bombs(client: FlaskClient) -> None:
-    html = page(client, "/rules/spy")
+def test_each_spy_table_size_has_its_colour_sets_bases_and_bombs(page_client: FlaskClient) -> None:
+    html = page(page_client, "/rules/spy")
     for players in range(sr.MIN_PLAYERS, sr.MAX_PLAYERS + 1):
         colours = sr.allowed_colours(players)
         row = cells(html, f"base-{players}")
@@ -202,35 +202,35 @@ def test_each_spy_table_size_has_its_colour_sets_bases_and_bombs(client: FlaskCl
     assert f"With {sr.BOMB_2_REMOVED_FROM} or more players, the “Bomb 2” cards leave the game." in part(html, "bases")
 
 
-def test_a_spy_facing_an_exposed_card_moves_as_far_as_the_rules_allow(client: FlaskClient) -> None:
-    said = part(page(client, "/rules/spy"), "move")
+def test_a_spy_facing_an_exposed_card_moves_as_far_as_the_rules_allow(page_client: FlaskClient) -> None:
+    said = part(page(page_client, "/rules/spy"), "move")
     assert f"Facing an exposed card, move {' or '.join(map(str, sr.EXPOSED_MOVES))} places" in said
     assert "exactly as many places as the number on the card it faces" in said
     assert "does not count as a move" in said
 
 
-def test_spying_looks_at_the_mirror_card(client: FlaskClient) -> None:
-    said = part(page(client, "/rules/spy"), "spying")
+def test_spying_looks_at_the_mirror_card(page_client: FlaskClient) -> None:
+    said = part(page(page_client, "/rules/spy"), "spying")
     assert "your first card from your left is their first card from their right" in said
 
 
-def test_every_possible_answer_is_explained(client: FlaskClient) -> None:
-    html = page(client, "/rules/spy")
+def test_every_possible_answer_is_explained(page_client: FlaskClient) -> None:
+    html = page(page_client, "/rules/spy")
     for answer in sr.Answer:
         said = part(html, f"answer-{answer.value}")
         assert len(said) > len(answer.value), answer
 
 
-def test_targets_are_listed_in_the_order_they_are_exposed(client: FlaskClient) -> None:
-    html = page(client, "/rules/spy")
+def test_targets_are_listed_in_the_order_they_are_exposed(page_client: FlaskClient) -> None:
+    html = page(page_client, "/rules/spy")
     positions = [html.index(f'id="target-{target.value}"') for target in sr.TARGET_ORDER]
     assert positions == sorted(positions)
     last = part(html, f"target-{sr.TARGET_ORDER[-1].value}")
     assert f"Whoever has their {last} exposed is found out" in part(html, "targets")
 
 
-def test_players_go_out_found_out_or_blown_up_and_the_last_one_standing_wins(client: FlaskClient) -> None:
-    html = page(client, "/rules/spy")
+def test_players_go_out_found_out_or_blown_up_and_the_last_one_standing_wins(page_client: FlaskClient) -> None:
+    html = page(page_client, "/rules/spy")
     for reason in sr.OutReason:
         assert part(html, f"out-{reason.value}")
     assert "The last player still in the game wins." in part(html, "winning")
@@ -255,8 +255,8 @@ def test_a_spy_game_links_to_the_spy_rules(client: FlaskClient, app: Flask) -> N
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 @pytest.mark.parametrize("path", ["/rules/black-spy", "/rules/black-spy?rules=classic", "/rules/spy"])
-def test_the_pages_open_in_every_language_offered(client: FlaskClient, language: str, path: str) -> None:
-    response = client.get(path, headers={"Accept-Language": language})
+def test_the_pages_open_in_every_language_offered(page_client: FlaskClient, language: str, path: str) -> None:
+    response = page_client.get(path, headers={"Accept-Language": language})
     assert response.status_code == 200
     assert f'<html lang="{language}"' in response.get_data(as_text=True)
 
@@ -271,9 +271,9 @@ def test_a_player_who_came_from_a_game_is_offered_the_way_back(client: FlaskClie
     assert f"rules=classic&amp;game={game_id}" in rules_page
 
 
-def test_a_way_back_is_offered_only_to_something_shaped_like_a_game(client: FlaskClient) -> None:
+def test_a_way_back_is_offered_only_to_something_shaped_like_a_game(page_client: FlaskClient) -> None:
     for junk in ("", "x", "../../etc", "a" * 40, "<script>"):
-        html = page(client, "/rules/spy", game=junk)
+        html = page(page_client, "/rules/spy", game=junk)
         assert "Back to the game" not in html
 
 

@@ -23,11 +23,22 @@ PAGES = ["/", "/new", "/new?game=spy", "/history", "/players", "/rules/black-spy
 
 
 @pytest.fixture
-def served(app: Flask) -> Flask:
+def lan_app(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+    """The app on a SQLite file in every pass: what a phone is told of its address does not
+    vary by the database engine."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(sqlite_database_url)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def served(lan_app: Flask) -> Flask:
     """The app as `companion serve` runs it: an authority made, a secure listener on 8443."""
-    tls.ensure(Path(app.instance_path) / "tls", tls.wanted_names(["table.lan"]))
-    app.config["SECURE_PORT"] = 8443
-    return app
+    tls.ensure(Path(lan_app.instance_path) / "tls", tls.wanted_names(["table.lan"]))
+    lan_app.config["SECURE_PORT"] = 8443
+    return lan_app
 
 
 def full_app_line(html: str) -> re.Match | None:
@@ -87,9 +98,9 @@ def test_android_and_desktops_get_the_authority_as_a_crt(served: Flask) -> None:
     assert authority.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
 
 
-def test_the_trust_page_is_open_before_the_passcode(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_trust_page_is_open_before_the_passcode(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app(database_url, PASSCODE="table-7")
+    app = make_app(sqlite_database_url, PASSCODE="table-7")
     tls.ensure(Path(app.instance_path) / "tls", tls.wanted_names())
     app.config["SECURE_PORT"] = 8443
     client = app.test_client()
@@ -100,10 +111,10 @@ def test_the_trust_page_is_open_before_the_passcode(database_url: str, tmp_path:
         db.engine.dispose()
 
 
-def test_without_a_secure_listener_the_trust_page_says_so_and_offers_no_certificate(app: Flask) -> None:
-    html = app.test_client().get("/phone", base_url=PLAIN_LAN).get_data(as_text=True)
+def test_without_a_secure_listener_the_trust_page_says_so_and_offers_no_certificate(lan_app: Flask) -> None:
+    html = lan_app.test_client().get("/phone", base_url=PLAIN_LAN).get_data(as_text=True)
     assert "This server has no secure address" in html
-    assert app.test_client().get("/phone/companion-ca.crt", base_url=PLAIN_LAN).status_code == 404
+    assert lan_app.test_client().get("/phone/companion-ca.crt", base_url=PLAIN_LAN).status_code == 404
 
 
 def test_a_missing_wake_lock_says_why_instead_of_hiding(served: Flask) -> None:
@@ -136,12 +147,12 @@ def test_over_https_the_cookie_is_secure_and_strict_transport_security_is_sent(s
 
 
 @contextmanager
-def proxied_app(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> Iterator[Flask]:
+def proxied_app(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> Iterator[Flask]:
     """An app made with these environment variables, as `companion serve` would read them."""
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    app = make_app(database_url)
+    app = make_app(sqlite_database_url)
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -163,8 +174,8 @@ def follow_link(client: FlaskClient, game: str, **headers: str) -> str:
     return re.search(r'<p class="link"><a href="([^"]+)"', html).group(1)
 
 
-def test_behind_the_trusted_proxy_links_and_the_cookie_follow_its_https(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with proxied_app(database_url, tmp_path, monkeypatch, COMPANION_PROXY="1") as app:
+def test_behind_the_trusted_proxy_links_and_the_cookie_follow_its_https(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with proxied_app(sqlite_database_url, tmp_path, monkeypatch, COMPANION_PROXY="1") as app:
         client = app.test_client()
         assert follow_link(client, start_game(client), **FORWARDED).startswith("https://games.example.org/watch/")
         cookie, headers = session_cookie(app, **FORWARDED)
@@ -172,17 +183,17 @@ def test_behind_the_trusted_proxy_links_and_the_cookie_follow_its_https(database
         assert "Strict-Transport-Security" in headers
 
 
-def test_without_companion_proxy_forwarded_headers_are_not_believed(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_companion_proxy_forwarded_headers_are_not_believed(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COMPANION_PROXY", raising=False)
-    with proxied_app(database_url, tmp_path, monkeypatch) as app:
+    with proxied_app(sqlite_database_url, tmp_path, monkeypatch) as app:
         client = app.test_client()
         assert follow_link(client, start_game(client), **FORWARDED).startswith("http://localhost/watch/")
         cookie, _ = session_cookie(app, **FORWARDED)
         assert "Secure" not in cookie
 
 
-def test_with_companion_hosts_a_foreign_host_is_refused(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with proxied_app(database_url, tmp_path, monkeypatch, COMPANION_HOSTS="table.lan, games.example.org") as app:
+def test_with_companion_hosts_a_foreign_host_is_refused(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with proxied_app(sqlite_database_url, tmp_path, monkeypatch, COMPANION_HOSTS="table.lan, games.example.org") as app:
         client = app.test_client()
         assert client.get("/", base_url="http://table.lan:8000").status_code == 200
         assert client.get("/", base_url="https://games.example.org").status_code == 200
@@ -191,10 +202,10 @@ def test_with_companion_hosts_a_foreign_host_is_refused(database_url: str, tmp_p
         assert "evil.example" not in refused.get_data(as_text=True)
 
 
-def test_a_name_the_certificate_lacks_is_replaced_by_a_lan_address_it_has(app: Flask) -> None:
-    tls.ensure(Path(app.instance_path) / "tls", ["localhost", "127.0.0.1", "192.168.1.20"])
-    app.config["SECURE_PORT"] = 8443
-    html = app.test_client().get("/phone", base_url="http://router-made-name.lan:8000").get_data(as_text=True)
+def test_a_name_the_certificate_lacks_is_replaced_by_a_lan_address_it_has(lan_app: Flask) -> None:
+    tls.ensure(Path(lan_app.instance_path) / "tls", ["localhost", "127.0.0.1", "192.168.1.20"])
+    lan_app.config["SECURE_PORT"] = 8443
+    html = lan_app.test_client().get("/phone", base_url="http://router-made-name.lan:8000").get_data(as_text=True)
     assert 'href="https://192.168.1.20:8443/phone"' in html
     assert "router-made-name.lan:8443" not in html
 

@@ -21,8 +21,8 @@ from tests.servers import Server, free_port
 
 
 @pytest.fixture
-def both(tmp_path: Path, databases: Databases) -> Iterator[Server]:
-    running = Server(tmp_path / "instance", free_port(), databases.empty(), https_port=free_port()).start()
+def both(tmp_path: Path, sqlite_databases: Databases) -> Iterator[Server]:
+    running = Server(tmp_path / "instance", free_port(), sqlite_databases.empty(), https_port=free_port()).start()
     yield running
     running.stop()
 
@@ -91,10 +91,10 @@ def test_150_idle_connections_do_not_lock_out_the_next_phone(both: Server) -> No
 KEPT_OPEN = 1300  # more than granian's default let in (backlog 1024 in all); some 220 tables
 
 
-def test_a_club_of_phones_each_keeping_its_connection_open_leaves_room_for_the_next(tmp_path: Path, databases: Databases) -> None:
+def test_a_club_of_phones_each_keeping_its_connection_open_leaves_room_for_the_next(tmp_path: Path, sqlite_databases: Databases) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * KEPT_OPEN)), hard))
-    server = Server(tmp_path / "instance", free_port(), databases.empty()).start()
+    server = Server(tmp_path / "instance", free_port(), sqlite_databases.empty()).start()
     phones: list[socket.socket] = []
     try:
         # each phone asks once and keeps its connection, as a browser polling a game does
@@ -112,8 +112,8 @@ def test_a_club_of_phones_each_keeping_its_connection_open_leaves_room_for_the_n
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def test_with_https_port_off_there_is_only_the_plain_address(tmp_path: Path, databases: Databases) -> None:
-    server = Server(tmp_path / "instance", free_port(), databases.empty()).start()
+def test_with_https_port_off_there_is_only_the_plain_address(tmp_path: Path, sqlite_databases: Databases) -> None:
+    server = Server(tmp_path / "instance", free_port(), sqlite_databases.empty()).start()
     try:
         assert get(f"{server.url}/")[0] == 200
         printed = (server.folder / "server.log").read_text()

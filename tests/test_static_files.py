@@ -15,9 +15,9 @@ from companion.assets import HTMX_FILE, minified
 
 
 @pytest.mark.parametrize("name", ["css/app.css", "js/app.js", HTMX_FILE, "icons/icon.svg"])
-def test_a_phone_that_takes_brotli_gets_the_file_at_brotlis_best(client: FlaskClient, name: str) -> None:
+def test_a_phone_that_takes_brotli_gets_the_file_at_brotlis_best(page_client: FlaskClient, name: str) -> None:
     whole = minified(paths.STATIC / name)
-    response = client.get(f"/static/{name}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    response = page_client.get(f"/static/{name}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
     assert response.status_code == 200 and response.headers["Content-Encoding"] == "br"
     body = response.get_data()
     assert brotli.decompress(body) == whole
@@ -26,20 +26,20 @@ def test_a_phone_that_takes_brotli_gets_the_file_at_brotlis_best(client: FlaskCl
     assert response.headers["ETag"].endswith(':br"') and "Accept-Encoding" in response.headers["Vary"]
 
 
-def test_a_browser_without_brotli_gets_gzip_and_one_that_asks_for_nothing_gets_the_file_whole(client: FlaskClient) -> None:
+def test_a_browser_without_brotli_gets_gzip_and_one_that_asks_for_nothing_gets_the_file_whole(page_client: FlaskClient) -> None:
     whole = minified(paths.STATIC / "css/app.css")
     for asked in ("gzip", "br;q=0, gzip"):
-        response = client.get("/static/css/app.css", headers={"Accept-Encoding": asked})
+        response = page_client.get("/static/css/app.css", headers={"Accept-Encoding": asked})
         assert response.headers["Content-Encoding"] == "gzip" and gzip.decompress(response.get_data()) == whole, asked
-    response = client.get("/static/css/app.css", headers={"Accept-Encoding": "identity"})
+    response = page_client.get("/static/css/app.css", headers={"Accept-Encoding": "identity"})
     assert "Content-Encoding" not in response.headers and response.get_data() == whole
 
 
-def test_our_scripts_and_stylesheet_go_out_minified_and_the_scripts_still_parse(client: FlaskClient, tmp_path) -> None:  # noqa: ANN001
+def test_our_scripts_and_stylesheet_go_out_minified_and_the_scripts_still_parse(page_client: FlaskClient, tmp_path) -> None:  # noqa: ANN001
     files = sorted(paths.STATIC.glob("js/*.js")) + [paths.STATIC / "css/app.css"]
     assert len(files) >= 4
     for path in files:
-        served = client.get(f"/static/{path.relative_to(paths.STATIC)}", headers={"Accept-Encoding": "identity"}).get_data()
+        served = page_client.get(f"/static/{path.relative_to(paths.STATIC)}", headers={"Accept-Encoding": "identity"}).get_data()
         assert served == minified(path) and len(served) < 0.85 * path.stat().st_size, path.name
         assert b"/*" not in served and b"\n  " not in served, path.name
     # the vendored htmx comes minified already and is sent exactly as pinned
@@ -54,11 +54,11 @@ def test_our_scripts_and_stylesheet_go_out_minified_and_the_scripts_still_parse(
         assert checked.returncode == 0, (path.name, checked.stderr)
 
 
-def test_a_range_of_a_file_and_an_image_are_sent_as_they_are(client: FlaskClient) -> None:
+def test_a_range_of_a_file_and_an_image_are_sent_as_they_are(page_client: FlaskClient) -> None:
     whole = (paths.STATIC / "css/app.css").read_bytes()
-    part = client.get("/static/css/app.css", headers={"Accept-Encoding": "br", "Range": "bytes=0-99"})
+    part = page_client.get("/static/css/app.css", headers={"Accept-Encoding": "br", "Range": "bytes=0-99"})
     assert part.status_code == 206 and part.get_data() == whole[:100] and "Content-Encoding" not in part.headers
-    icon = client.get("/static/icons/icon-192.png", headers={"Accept-Encoding": "br"})
+    icon = page_client.get("/static/icons/icon-192.png", headers={"Accept-Encoding": "br"})
     assert "Content-Encoding" not in icon.headers and icon.get_data() == (paths.STATIC / "icons/icon-192.png").read_bytes()
 
 
