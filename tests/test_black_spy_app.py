@@ -314,7 +314,10 @@ def test_an_edit_that_would_end_the_game_before_its_last_deal_is_refused(client:
         data={"mode": "points", "points-0": "75", "points-1": "-5", "points-2": "-10", "points-3": "0", "shoot": "none"},
     )
     assert response.status_code == 422
-    assert "the game would end after deal 1, but 2 deals were played" in response.get_data(as_text=True)
+    html = response.get_data(as_text=True)
+    assert "the game would end after deal 1, but 2 deals were played" in html
+    # the form comes back as it was sent: the table's "no shoot" stays answered
+    assert re.search(r'<input type="radio" name="shoot" value="none"[^>]* checked>', html)
     assert snapshot(app) == before
 
 
