@@ -212,3 +212,19 @@ def test_a_players_page_counts_their_finished_pads_by_game_name(client: FlaskCli
     section = html.split('id="scorepad-stats"', 1)[1].split("</section>", 1)[0]
     rows = re.findall(r'<th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', section)
     assert rows == [("Wingspan", "2", "1"), ("Golf", "1", "1")]
+
+
+def standings(client: FlaskClient, game_id: str) -> list[tuple[str, str, str]]:
+    """The totals as listed, top to bottom: (rank, name, total)."""
+    html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    listed = html.split('<ol class="standings">', 1)[1].split("</ol>", 1)[0]
+    return re.findall(r'<span class="rank"[^>]*>(\d+)</span>\s*<span class="name">([^<]+?)\s*(?:<span|</span>).*?<span class="total">([^<]+)</span>', listed, re.S)
+
+
+def test_the_totals_are_listed_best_first_and_a_tie_shares_its_rank(client: FlaskClient) -> None:
+    highest = start_pad(client)
+    post_round(client, highest, (10, 30, 30))
+    assert standings(client, highest) == [("1", "Ben", "30"), ("1", "Cy", "30"), ("3", "Ana", "10")]
+    lowest = start_pad(client, name="Hearts", lowest_wins="yes")
+    post_round(client, lowest, (10, 30, 20))
+    assert [name for _, name, _ in standings(client, lowest)] == ["Ana", "Cy", "Ben"]

@@ -656,9 +656,12 @@ def parse_cards(
     counts: list[dict[str, int]] = []
     asked = rules.card_counts
     others = [seat for seat in range(len(players)) if seat != rest]
-    if rest is not None and others and not any(
-        (form.get(f"{key}-{seat}") or "").strip() for key, _, _ in asked for seat in others
-    ) and not any((form.get(f"high-{card}") or "").strip() for card in HIGH_BLACKS):
+    if (
+        rest is not None
+        and others
+        and not any((form.get(f"{key}-{seat}") or "").strip() for key, _, _ in asked for seat in others)
+        and not any((form.get(f"high-{card}") or "").strip() for card in HIGH_BLACKS)
+    ):
         # an untouched form would give the rest every card, a shoot nobody counted: a slip,
         # never a deal (a table that means it types the others' zeros)
         first = others[0]

@@ -92,6 +92,22 @@ class ScorepadState:
         return self.leaders if self.finished else ()
 
     @property
+    def ranking(self) -> tuple[tuple[int, int], ...]:
+        """(rank, seat) from the best total down; tied totals share a rank, seats in order.
+
+        >>> state = replay(new_setup("Hearts", ["Ana", "Ben", "Cy"], lowest_wins=True), [Round((9, 3, 3))])
+        >>> state.ranking
+        ((1, 1), (1, 2), (3, 0))
+        """
+        lowest = self.setup.lowest_wins
+
+        def ahead(other: int, total: int) -> bool:
+            return other < total if lowest else other > total
+
+        order = sorted(range(len(self.totals)), key=lambda seat: self.totals[seat] if lowest else -self.totals[seat])
+        return tuple((1 + sum(ahead(other, self.totals[seat]) for other in self.totals), seat) for seat in order)
+
+    @property
     def next_number(self) -> int | None:
         return None if self.finished else len(self.rounds) + 1
 
