@@ -210,8 +210,9 @@ class Game(Model):
             score = kept.pop((row["number"], row["seat"]), None)
             if score is None:
                 self.scores.append(DealScore(**row))
-            else:
-                # the same value set again is no change: the flush writes nothing for it
+            elif (score.raw, score.score, score.shot) != (row["raw"], row["score"], row["shot"]):
+                # set only what changed: each set is an event and a history entry, and in a
+                # long game all but the new deal's rows are the same
                 score.raw, score.score, score.shot = row["raw"], row["score"], row["shot"]
         for gone in kept.values():
             self.scores.remove(gone)
