@@ -463,6 +463,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each step is counted (default 20)")
     parser.add_argument("--warmup", type=float, default=FOLLOW_EVERY, help="uncounted start of each step (default 3)")
     parser.add_argument("--workers", type=int, help="server processes (default: companion serve's, one per core)")
+    parser.add_argument("--threads", type=int, help="threads per server process (default: companion serve's)")
     args = parser.parse_args()
     # every phone holds a connection: this process opens one end and the server the other
     limit = raise_open_files(max(args.tables) * (FOLLOWERS + 1) + SPARE_FILES)
@@ -471,10 +472,11 @@ def main() -> None:
     # `companion serve --workers` defaults to $WEB_CONCURRENCY; Server passes no options of its own
     extra_env = {"WEB_CONCURRENCY": str(args.workers)} if args.workers else {}
     served = connections_served(workers)
-    server = Server(Path(tempfile.mkdtemp()), free_port(), databases.empty(), extra_env=extra_env).start()
+    options = ("--threads", str(args.threads)) if args.threads else ()
+    server = Server(Path(tempfile.mkdtemp()), free_port(), databases.empty(), extra_env=extra_env, options=options).start()
     print(
         f"database: {databases.kind}; {workers} server worker(s); {args.seconds:g} s per step after {args.warmup:g} s of warm-up;"
-        f" {os.cpu_count()} cores shared by server and clients; open files: {limit}"
+        f" {args.threads or 'the default'} threads per worker; {os.cpu_count()} cores shared by server and clients; open files: {limit}"
     )
     print(f"granian serves about {served} connections at once: {served // (FOLLOWERS + 1)} tables of {FOLLOWERS + 1} phones")
     if max(args.tables) * (FOLLOWERS + 1) > served:

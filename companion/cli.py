@@ -59,7 +59,10 @@ def https_port_option(value: str | int | None) -> int | None:
     show_default="8443 or $HTTPS_PORT; off for none",
     help="Where the secure address listens, or off.",
 )
-@click.option("--threads", default=8, type=int, show_default=True, help="Requests served at once, per process.")
+# two, measured (benchmarks/load.py --threads, README "Benchmarks"): a request is mostly
+# Python holding the GIL, so more threads only queue behind it, and a writer that waits
+# there holds SQLite's write lock (or PostgreSQL's row lock) for every other table
+@click.option("--threads", default=2, type=int, show_default=True, help="Requests served at once, per process.")
 @click.option(
     "--workers",
     default=lambda: int(os.environ.get("WEB_CONCURRENCY", "0")) or cores(),

@@ -154,7 +154,7 @@ def granian_command(host: str, port: int, threads: int, workers: int, material: 
 
 
 def run(
-    instance: str, host: str, port: int, secure: int | None, material: tls.Material | None, threads: int = 8, workers: int = 1
+    instance: str, host: str, port: int, secure: int | None, material: tls.Material | None, threads: int = 2, workers: int = 1
 ) -> int:
     """Serve until interrupted or a listener fails; the exit status of the first to end."""
     env = {**os.environ, "COMPANION_INSTANCE": str(instance), DIE_WITH_PARENT: "1"}

@@ -46,6 +46,7 @@ class Server:
     process: subprocess.Popen | None = None
     https_port: int | None = None  # the secure listener beside the plain one; none unless asked
     extra_env: dict[str, str] | None = None
+    options: tuple[str, ...] = ()  # more of `companion serve`'s options, such as ("--threads", "2")
 
     @property
     def url(self) -> str:
@@ -62,7 +63,7 @@ class Server:
             "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")])),
             **(self.extra_env or {}),
         }
-        command = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        command = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(self.port), *self.options]
         self.folder.mkdir(parents=True, exist_ok=True)
         # a file, not a pipe: a pipe nobody reads would stall the server once full
         log = self.folder / "server.log"
