@@ -87,7 +87,7 @@ def main() -> None:
     pages = app.extensions["companion.pages"]
 
     def made() -> object:
-        pages._kept.clear()  # as if no phone had asked for this version yet
+        pages.clear()  # as if no phone had asked for this version yet
         return client.get(path)
 
     kept = cpu_ms(lambda: client.get(path)) if which != "deal-post" else None

@@ -70,13 +70,15 @@ def release() -> str:
     return digest.hexdigest()[:16]
 
 
-# game pages kept per worker, for every phone: a few hundred tables' worth
+# game pages kept per worker, for every phone: a few hundred tables' worth, and no more
+# than some 16 MB of them (a 30-deal page is 57,000 characters; a 200-deal one, some 300,000)
 KEPT_PAGES = 256
+KEPT_CHARACTERS = 16_000_000
 
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("RELEASE", release())
-    app.extensions["companion.pages"] = parts.Kept[str](KEPT_PAGES)
+    app.extensions["companion.pages"] = parts.Kept[str](KEPT_PAGES, KEPT_CHARACTERS)
     # after the passcode's check (registered before this): a signed-out phone is sent to
     # the passcode, never told that its copy is still good
     app.before_request(_answer_if_unchanged)

@@ -28,14 +28,17 @@ Html = TypeVar("Html", bound=str)
 
 
 class Kept(Generic[Html]):
-    """Html kept per worker process under a key, the oldest dropped first once full.
+    """Html kept per worker process under a key, the oldest dropped first once full: more
+    than ``size`` copies, or more than ``budget`` characters in all.
 
     The key must hold everything the html shows: a kept copy is never checked again.
     """
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, budget: int | None = None) -> None:
         self.size = size
+        self.budget = budget
         self._kept: OrderedDict[Hashable, Html] = OrderedDict()
+        self._characters = 0
         self._keeping = threading.Lock()  # a worker answers on several threads
 
     def find(self, key: Hashable) -> Html | None:
@@ -47,9 +50,24 @@ class Kept(Generic[Html]):
 
     def keep(self, key: Hashable, html: Html) -> None:
         with self._keeping:
+            before = self._kept.pop(key, None)
+            if before is not None:
+                self._characters -= len(before)
             self._kept[key] = html
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+            self._characters += len(html)
+            while len(self._kept) > self.size or (
+                self.budget is not None and self._characters > self.budget and len(self._kept) > 1
+            ):
+                _, dropped = self._kept.popitem(last=False)
+                self._characters -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        with self._keeping:
+            self._kept.clear()
+            self._characters = 0
 
     def get(self, key: Hashable, make: Callable[[], Html]) -> Html:
         html = self.find(key)

@@ -9,6 +9,7 @@ import re
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
+from companion.parts import Kept
 from tests.helpers import make_app, post_points, start_game
 
 
@@ -114,3 +115,16 @@ def test_a_kept_page_carries_each_phones_own_token_and_a_new_form_id_and_both_ph
     refused = phones[0].post(f"{url}/deals", data={"csrf_token": fields[1][0], "mode": "points"})
     assert refused.status_code == 400
     assert deals_rows(phones[0], url.rsplit("/", 1)[1]) == [["20", "20", "20"]] * 3
+
+
+def test_a_keeper_drops_the_least_recently_read_first_past_its_count_or_its_characters() -> None:
+    kept: Kept[str] = Kept(3, budget=10)
+    for key in "abc":
+        kept.keep(key, "xx")
+    assert kept.find("a") == "xx"  # read: now the most recent
+    kept.keep("d", "xx")
+    assert (kept.find("b"), len(kept)) == (None, 3)
+    kept.keep("e", "x" * 7)  # 13 characters with c, a and d: the oldest go until 10 or fewer
+    assert [key for key in "acde" if kept.find(key)] == ["d", "e"]
+    kept.keep("f", "y" * 50)  # one copy over the budget is still kept: the page just made
+    assert (kept.find("f"), len(kept)) == ("y" * 50, 1)
