@@ -28,7 +28,7 @@ from flask import Flask, Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import Select, bindparam, select
 
-from . import parts, paths
+from . import games, parts, paths
 from .extensions import db, htmx
 from .i18n import language
 from .models import Game, Player, Seat
@@ -45,12 +45,14 @@ def _versions(key: Any) -> Select:
     )
 
 
-# the pages that show one game: the statement that finds it, and the url part that names it
-WATCHED: dict[str, tuple[Select, str]] = {
+# the pages made from games: the statement that finds the versions and names they show,
+# and the url part that names their game (none for the home page, which lists several)
+WATCHED: dict[str, tuple[Select, str | None]] = {
     "black_spy.show": (_versions(Game.id), "game_id"),
     "spy.show": (_versions(Game.id), "game_id"),
     "scorepad.show": (_versions(Game.id), "game_id"),
     "watch.show": (_versions(Game.watch_id), "watch_id"),
+    "games.index": (games.listed(), None),
 }
 
 
@@ -91,15 +93,15 @@ def _validator() -> tuple[tuple[str, ...], str] | None:
     if request.method not in ("GET", "HEAD") or watched is None or request.view_args is None:
         return None
     statement, argument = watched
-    rows = db.session.execute(statement, {"key": request.view_args[argument]}).all()
+    rows = db.session.execute(statement, {"key": request.view_args[argument]} if argument else {}).all()
     if not rows:
-        return None  # no such game: the view says so
+        return None  # no such game (or none to list): the view says so
     shape = (
         current_app.config["RELEASE"],
         request.endpoint,
         request.script_root + request.path,
-        str(rows[0].version),
-        *(row.name for row in rows),
+        # each game's version and its players' names (the same version on each seat's row)
+        *(str(part) for row in rows for part in row),
         language(),
         "fragment" if htmx and not htmx.history_restore_request else "page",
         request.query_string.decode("latin-1"),

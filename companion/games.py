@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Any
 
 from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
-from sqlalchemy import select
+from sqlalchemy import Select, select, union_all
 from werkzeug.wrappers import Response
 
 from . import exchange, kinds
 from .extensions import db
 from .history import known_players
 from .i18n import say
-from .models import Game, GameSummary
+from .models import Game, GameSummary, Player, Seat
 from .rules import N_, Message, Nn_, spy
 from .rules import black_spy as bs
 
@@ -41,12 +42,34 @@ def index() -> str:
     )
 
 
-def _latest(finished: bool, count: int) -> list[tuple[Game, GameSummary]]:
+def _newest(what: Any, finished: bool, count: int) -> Select:
     # one more than shown says whether there are more, without counting them all
-    games = db.session.scalars(
-        select(Game).where(Game.finished.is_(finished)).order_by(Game.created_at.desc(), Game.id).limit(count + 1)
-    ).all()
+    return select(what).where(Game.finished.is_(finished)).order_by(Game.created_at.desc(), Game.id).limit(count + 1)
+
+
+def _latest(finished: bool, count: int) -> list[tuple[Game, GameSummary]]:
+    games = db.session.scalars(_newest(Game, finished, count)).all()
     return [(game, game.summary()) for game in games]
+
+
+def listed() -> Select:
+    """The games the home page lists, by id, with their versions and their players' names
+    in seat order: what its validator is made from (companion/freshness.py). Every write
+    bumps its game's version; a rename changes a name; a new or finished game changes the
+    ids."""
+    shown = union_all(
+        *(
+            select(newest.c.id)
+            for newest in (_newest(Game.id, False, HOME_IN_PROGRESS).subquery(), _newest(Game.id, True, HOME_FINISHED).subquery())
+        )
+    ).subquery()
+    return (
+        select(Game.id, Game.version, Player.name)
+        .join(Seat, Seat.game_id == Game.id)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Game.id.in_(select(shown.c.id)))
+        .order_by(Game.id, Seat.position)
+    )
 
 
 @bp.get("/new")

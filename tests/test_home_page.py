@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import re
 
+from flask import Flask, template_rendered
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
+from companion.extensions import db
 from companion.games import HOME_FINISHED, HOME_IN_PROGRESS
+from companion.models import Player
+from tests.helpers import post_points, start_game
 from tests.test_import_bounds import a_file, upload
 
 
@@ -43,3 +48,35 @@ def test_a_short_history_is_shown_whole_without_links_to_more(client: FlaskClien
     html = client.get("/").get_data(as_text=True)
     assert listed(html, "in-progress") == ["1", "0"] and listed(html, "finished") == ["4", "3", "2"]
     assert "state=in-progress" not in html and "state=finished" not in html
+
+
+def test_the_home_page_is_made_once_for_every_phone_and_shows_each_change_at_once(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="70")
+    phones = [app.test_client() for _ in range(3)]
+    first = phones[0].get("/")
+    tag = first.headers["ETag"]
+    rendered: list[str] = []
+
+    def note(_app: Flask, template, context) -> None:  # noqa: ANN001
+        rendered.append(template.name)
+
+    template_rendered.connect(note, app)
+    try:
+        assert [phone.get("/").status_code for phone in phones[1:]] == [200, 200]
+        assert rendered == [], "the home page made for the first phone was made again"
+        assert phones[0].get("/", headers={"If-None-Match": tag}).status_code == 304
+    finally:
+        template_rendered.disconnect(note, app)
+    # a deal, a rename, a new game, the game's end: each is on every phone's next look
+    post_points(client, game_id, [20, 15, 25, 0])
+    assert "deal 2" in phones[1].get("/").get_data(as_text=True).lower()
+    with app.app_context():
+        ana = db.session.scalar(select(Player.id).where(Player.name == "Ana"))
+    assert client.post(f"/players/{ana}/rename", data={"name": "Anabel"}).status_code == 303
+    assert "Anabel" in phones[2].get("/").get_data(as_text=True)
+    start_game(client, names=("Eve", "Fay", "Gus"))
+    assert "Eve" in phones[1].get("/").get_data(as_text=True)
+    post_points(client, game_id, [60, 0, 0, 0], shoot="none")  # Anabel at 80: the game is over
+    home = phones[0].get("/", headers={"If-None-Match": tag})
+    finished = home.get_data(as_text=True).split('id="finished"', 1)[1]
+    assert home.status_code == 200 and "Anabel" in finished
