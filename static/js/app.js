@@ -310,6 +310,34 @@
   });
   document.addEventListener("visibilitychange", wantLock);
 
+  // friends at the table may open this game page on their own phones: every so often, and
+  // whenever the phone is looked at again, ask whether the game moved on (a 304 when it has
+  // not, companion/freshness.py) and say so. Never swapped in unasked: this phone may be
+  // typing the next deal.
+  const CHANGE_CHECK_MS = 15000;
+  const busy = () => document.hidden || !navigator.onLine || document.querySelector(".htmx-request") !== null;
+  async function checkForChanges() {
+    const note = document.querySelector("[data-changed-elsewhere]");
+    if (!note || !note.hidden || busy() || !document.querySelector("[data-version]")) return;
+    try {
+      const response = await fetch(location.href, {headers: {"HX-Request": "true"}, cache: "no-cache"});
+      if (!response.ok || busy()) return;
+      const now = new DOMParser().parseFromString(await response.text(), "text/html").querySelector("[data-version]");
+      // read again: this phone's own write may have been swapped in meanwhile
+      const shown = document.querySelector("[data-version]");
+      if (now && shown && now.dataset.version !== shown.dataset.version) note.hidden = false;
+    } catch (error) { /* no connection: offline.js says so */ }
+  }
+  if (document.querySelector("[data-changed-elsewhere]")) {
+    setInterval(checkForChanges, CHANGE_CHECK_MS);
+    document.addEventListener("visibilitychange", checkForChanges);
+  }
+  // a swap brings the game as it is now
+  document.addEventListener("htmx:afterSettle", () => {
+    const note = document.querySelector("[data-changed-elsewhere]");
+    if (note) note.hidden = true;
+  });
+
   document.addEventListener("DOMContentLoaded", () => {
     refresh(document);
     showSecureState();

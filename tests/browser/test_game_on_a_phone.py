@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.browsing import Server, enter_points, new_game
+from tests.browser.browsing import Server, enter_points, new_game, phone_context
 
 
 def standings(page: Page) -> dict[str, int]:
@@ -111,3 +111,35 @@ def test_the_same_submission_sent_twice_is_stored_once(phone: Page, server: Serv
     assert "This deal was already recorded; it is counted once." in second_page
     phone.goto(url)
     expect(phone.locator(".deals tbody tr")).to_have_count(1)
+
+
+def looked_at_again(page: Page) -> None:
+    """The phone's screen comes back on (or the tab is shown again): its page checks for news."""
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+
+
+def test_a_friend_on_the_same_game_page_is_told_when_another_phone_records_and_can_show_it(browser: Browser, server: Server) -> None:
+    scorer_context, friend_context = phone_context(browser), phone_context(browser)
+    scorer, friend = scorer_context.new_page(), friend_context.new_page()
+    url = new_game(scorer, server.url)
+    friend.goto(url)
+    notice = friend.locator("[data-changed-elsewhere]")
+    looked_at_again(friend)
+    friend.wait_for_timeout(500)  # the look's answer: unchanged, nothing to say
+    expect(notice).to_be_hidden()
+    enter_points(scorer, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    scorer.get_by_role("button", name="Record deal 1").click()
+    expect(scorer.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    # the phone that recorded it is not told of its own deal
+    looked_at_again(scorer)
+    scorer.wait_for_timeout(500)
+    expect(scorer.locator("[data-changed-elsewhere]")).to_be_hidden()
+    # the friend's page is not swapped unasked: it may be typing; it is told, and shows it on a tap
+    looked_at_again(friend)
+    expect(notice).to_contain_text("Another phone changed this game.")
+    expect(friend.get_by_role("button", name="Record deal 1")).to_be_visible()
+    notice.get_by_role("link", name="Show it as it is now").click()
+    expect(friend.get_by_role("button", name="Record deal 2")).to_be_visible()
+    expect(notice).to_be_hidden()
+    scorer_context.close()
+    friend_context.close()
