@@ -15,6 +15,9 @@ def page_or_fragment(page: str, fragment: str, status: int = 200, **context: Any
     A history-restore request must get the whole page, not the fragment.
     """
     wants_fragment = bool(htmx) and not htmx.history_restore_request
+    # a refusal's message (another phone was first, the game is over) must not look like
+    # the green of "recorded": the templates style it by this
+    context.setdefault("refused", status >= 400)
     response = make_response(render_template(fragment if wants_fragment else page, **context), status)
     response.headers["Vary"] = "HX-Request"
     return response

@@ -359,7 +359,7 @@ def test_a_post_without_a_csrf_token_is_refused(database_url: str) -> None:
 def test_htmx_gets_the_game_fragment_and_a_browser_the_whole_page(client: FlaskClient) -> None:
     game_id = start_game(client)
     fragment = client.get(f"/black-spy/{game_id}", headers={"HX-Request": "true"})
-    assert fragment.get_data(as_text=True).lstrip().startswith('<div id="game" hx-target="this" hx-swap="outerHTML">')
+    assert fragment.get_data(as_text=True).lstrip().startswith('<div id="game" hx-target="this" hx-swap="outerHTML" ')
     assert "HX-Request" in [value.strip() for value in fragment.headers["Vary"].split(",")]
     whole = client.get(f"/black-spy/{game_id}")
     assert whole.get_data(as_text=True).startswith("<!doctype html>")
@@ -617,6 +617,8 @@ def test_a_deal_that_loses_to_another_phones_edit_says_the_game_changed_not_that
     html = response.get_data(as_text=True)
     assert "was just recorded from another phone" not in html
     assert "Another phone changed this game just now (a deal edited or undone), so nothing was recorded." in html
+    # said as a refusal, not in the green of a deal recorded
+    assert '<div class="messages refused" role="alert">' in html
     assert re.search(r'id="points-3"[^>]*value="27"', html)
     state = game_state(app, game_id)
     assert len(state.deals) == 1 and state.totals == (25, 15, 20, 0)
