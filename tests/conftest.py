@@ -14,9 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.extensions import db
 from tests.databases import Databases
-from tests.helpers import make_app
+from tests.helpers import running_app
 
 # every way a test reaches a database starts from one of these (a real server's fixture
 # takes `databases`); pytest's fixture closure finds them however deep they are
@@ -64,11 +63,8 @@ def database_url(databases: Databases) -> Iterator[str]:
 
 @pytest.fixture
 def app(tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app(database_url)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    with running_app(database_url, tmp_path / "instance", monkeypatch) as app:
+        yield app
 
 
 @pytest.fixture
@@ -81,8 +77,5 @@ def page_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Fla
     """A phone's view of an app with no database behind it (an empty one, in memory): for
     pages made from the rules and files alone, which need no PostgreSQL pass. A page that
     reads the database fails here, and its test belongs on ``client``."""
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app("sqlite://")
-    yield app.test_client()
-    with app.app_context():
-        db.engine.dispose()
+    with running_app("sqlite://", tmp_path / "instance", monkeypatch) as app:
+        yield app.test_client()

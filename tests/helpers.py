@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -24,6 +26,21 @@ def make_app(database_url: str, **config: Any) -> Flask:
             **config,
         }
     )
+
+
+@contextmanager
+def running_app(database_url: str, instance: Path, monkeypatch: Any, **env: str) -> Iterator[Flask]:
+    """An app on ``database_url`` with its instance folder at ``instance`` and these
+    environment variables, as `companion serve` would read them; its connections closed after."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(instance))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    app = make_app(database_url)
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.engine.dispose()
 
 
 def start_game(

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from companion import tls
 from companion.extensions import db
-from tests.helpers import make_app, start_game
+from tests.helpers import make_app, running_app, start_game
 
 PLAIN_LAN = "http://table.lan:8000"
 SECURE_LAN = "https://table.lan:8443"
@@ -26,11 +26,8 @@ PAGES = ["/", "/new", "/new?game=spy", "/history", "/players", "/rules/black-spy
 def lan_app(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
     """The app on a SQLite file in every pass: what a phone is told of its address does not
     vary by the database engine."""
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app(sqlite_database_url)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    with running_app(sqlite_database_url, tmp_path / "instance", monkeypatch) as app:
+        yield app
 
 
 @pytest.fixture
@@ -149,13 +146,8 @@ def test_over_https_the_cookie_is_secure_and_strict_transport_security_is_sent(s
 @contextmanager
 def proxied_app(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> Iterator[Flask]:
     """An app made with these environment variables, as `companion serve` would read them."""
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    app = make_app(sqlite_database_url)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    with running_app(sqlite_database_url, tmp_path / "instance", monkeypatch, **env) as app:
+        yield app
 
 
 def session_cookie(app: Flask, **headers: str) -> tuple[str, dict]:
