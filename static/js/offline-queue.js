@@ -49,7 +49,8 @@
   function reasonIn(html) {
     const said = [];
     const add = (text) => { text = decode(text); if (text && !said.includes(text)) said.push(text); };
-    for (const box of html.matchAll(/<div class="messages" role="status">([\s\S]*?)<\/div>/g)) {
+    // a refusal's box (409) is styled and said as one: class "messages refused", role alert
+    for (const box of html.matchAll(/<div class="messages(?: refused)?" role="(?:status|alert)">([\s\S]*?)<\/div>/g)) {
       for (const line of box[1].matchAll(/<p>([\s\S]*?)<\/p>/g)) add(line[1]);
     }
     for (const line of html.matchAll(/<p class="error"[^>]*>([\s\S]*?)<\/p>/g)) add(line[1]);
