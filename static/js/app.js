@@ -102,11 +102,18 @@
   function updateRest(form) {
     const chosen = form.querySelector("input[name=rest]:checked");
     const rest = chosen ? chosen.value : "none";
+    // as the page comes, the rest's boxes hold what was left, never anything typed
+    const first = !form.dataset.restKnown;
+    form.dataset.restKnown = "yes";
     form.querySelectorAll("tr[data-seat]").forEach((row) => {
       const isRest = row.dataset.seat === rest;
-      // a row that stops being "the rest" loses the counts filled in for it
-      if (!isRest && row.classList.contains("is-rest")) {
-        row.querySelectorAll("input.count").forEach((input) => { input.value = ""; });
+      const wasRest = row.classList.contains("is-rest");
+      // a row made "the rest" shows what is left, and keeps what was typed in it: a tap on
+      // another rest button gives those counts back instead of wiping them
+      if (isRest && !wasRest) {
+        row.querySelectorAll("input.count").forEach((input) => { input.dataset.typed = first ? "" : input.value; });
+      } else if (!isRest && wasRest) {
+        row.querySelectorAll("input.count").forEach((input) => { input.value = input.dataset.typed || ""; });
       }
       row.classList.toggle("is-rest", isRest);
       row.querySelectorAll("input.count").forEach((input) => { input.readOnly = isRest; });

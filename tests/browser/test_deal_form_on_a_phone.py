@@ -227,6 +227,20 @@ def test_counting_cards_shows_each_players_points_and_where_the_rest_goes(phone:
     expect(phone.locator(".deals tbody tr").first).to_contain_text("25")
 
 
+def test_a_tap_on_another_players_rest_gives_back_the_counts_typed_for_the_first(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    phone.get_by_role("link", name="By cards").click()
+    for field, value in {"black_spies-1": 3, "low_blacks-1": 2, "coloured_spies-1": 1}.items():
+        phone.locator(f"#{field}").fill(str(value))
+    # Ben made the rest by a slip: his boxes show what is left ...
+    phone.get_by_label("Ben gets the rest").check()
+    expect(phone.locator("#black_spies-1")).to_have_value("6")
+    # ... and the dealer made the rest again: what was typed for Ben is back
+    phone.get_by_label("Ana gets the rest").check()
+    assert [phone.locator(f"#{key}-1").input_value() for key in ("black_spies", "low_blacks", "coloured_spies")] == ["3", "2", "1"]
+    expect(phone.locator("#black_spies-0")).to_have_value("3")
+
+
 def test_all_sixteen_black_cards_counted_say_it_is_a_shoot_before_recording(phone: Page, server: Server) -> None:
     new_game(phone, server.url)
     phone.get_by_role("link", name="By cards").click()
