@@ -140,7 +140,7 @@ def _changed_elsewhere(game: Game, state: bs.GameState, mode: str, form: Mapping
                 "Deal %(number)s was just recorded from another phone, and the game is over; yours was not recorded.",
                 number=meant,
             )
-            return render_game(game, state, mode=mode, message=message, status=409)
+            return render_game(game, state, mode=mode, message=_with_typed(message, state, form, mode), status=409)
         message = N_(
             "Deal %(number)s was just recorded from another phone, so yours was not. Your numbers are kept "
             "below: record them as deal %(next)s if they are a new deal, or discard them.",
@@ -149,7 +149,7 @@ def _changed_elsewhere(game: Game, state: bs.GameState, mode: str, form: Mapping
         )
     elif state.finished or state.next is None:
         message = N_("Another phone changed this game just now and it is over; nothing you typed was recorded.")
-        return render_game(game, state, mode=mode, message=message, status=409)
+        return render_game(game, state, mode=mode, message=_with_typed(message, state, form, mode), status=409)
     else:
         message = N_(
             "Another phone changed this game just now (a deal edited or undone), so nothing was recorded. "
@@ -157,6 +157,16 @@ def _changed_elsewhere(game: Game, state: bs.GameState, mode: str, form: Mapping
             next=state.next.number,
         )
     return render_game(game, state, mode=mode, message=message, status=409, values=form, kept=True)
+
+
+def _with_typed(message: str, state: bs.GameState, form: Mapping[str, str], mode: str) -> str:
+    """A refusal that leaves no form to keep this phone's numbers in, with the numbers said:
+    the table can check them against the deal that was recorded before it undoes anything."""
+    typed = [(name, (form.get(f"points-{seat}") or "").strip()[:12]) for seat, name in enumerate(state.setup.players)]
+    if mode != POINTS or not any(text for _, text in typed):
+        return message
+    numbers = [f"{name}\u00a0{text or '–'}" for name, text in typed]
+    return f"{say(message)} {say(N_('The numbers typed: %(numbers)s.', numbers=numbers))}"
 
 
 def _deal_message(state: bs.GameState) -> str:

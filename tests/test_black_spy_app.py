@@ -674,3 +674,16 @@ def test_the_coming_deal_says_who_leads_the_first_trick_by_the_rule_set(client: 
     classic = start_game(client, ("Ana", "Ben", "O'Neil", "Dee"), first_dealer=1, preset="classic")
     page = client.get(f"/black-spy/{classic}").get_data(as_text=True)
     assert "First trick: <strong>O&#39;Neil (the dealer&#39;s left)</strong> leads." in page
+
+
+def test_numbers_refused_because_the_game_ended_meanwhile_are_said_so_the_table_can_check_them(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client, end_value="70")
+    assert post_points(client, game_id, [80, -5, -15, 0], shoot="none", number="1").status_code == 303  # the game is over
+    before = snapshot(app)
+    # another phone, on the page of deal 1, sends its own numbers for it
+    late = post_points(client, game_id, [10, 20, 30, 0], number="1", htmx=True)
+    assert late.status_code == 409
+    html = late.get_data(as_text=True)
+    assert "Deal 1 was just recorded from another phone, and the game is over; yours was not recorded." in html
+    assert "The numbers typed: Ana\u00a010, Ben\u00a020, Cy\u00a030, and Dee\u00a00." in html
+    assert snapshot(app) == before
