@@ -22,8 +22,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Iterator[Server]:
+    """One server for the browser tests of each test worker: every test makes games of its
+    own, and none may count on a database that only it wrote to (``own_server`` for that)."""
     running = Server(tmp_path_factory.mktemp("server"), free_port(), databases.empty()).start()
     yield running
     running.stop()
