@@ -7,8 +7,7 @@ names (a rename bumps no game), the language, page or fragment, the query string
 address it was asked at, this device's form token, the day, and the release of the app.
 A request whose ``If-None-Match`` names it is answered ``304 Not Modified`` after one
 indexed query, before the view replays anything. A score is never stale: a write changes
-the version, and with it the validator. (The one thing kept on the server, a follower's
-read-only fragment, is keyed the same way: companion/watch.py.)
+the version, and with it the validator.
 
 A phone that does not hold the page yet is sent the page made for the first phone that
 asked for this version: a game page is kept per worker under its validator's parts, less

@@ -561,13 +561,18 @@ def test_a_crafted_rematch_of_a_game_still_being_played_is_refused_and_nothing_i
     assert snapshot(app) == before
 
 
+def deal_one_sent_late(client: FlaskClient, game_id: str, points: list[int]) -> str:
+    """Another phone, still on the page of deal 1, sends its own numbers for it: refused (409)."""
+    late = post_points(client, game_id, points, number="1", htmx=True)
+    assert late.status_code == 409
+    return late.get_data(as_text=True)
+
+
 def test_numbers_beaten_by_another_phones_deal_stay_on_screen_to_record_as_the_next_deal_or_discard(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0], number="1")
     before = snapshot(app)
-    response = post_points(client, game_id, [10, 11, 12, 27], number="1", htmx=True)
-    assert response.status_code == 409
-    html = response.get_data(as_text=True)
+    html = deal_one_sent_late(client, game_id, [10, 11, 12, 27])
     assert "Deal 1 was just recorded from another phone, so yours was not." in html
     assert "record them as deal 2 if they are a new deal, or discard them" in html
     for seat, points in enumerate((10, 11, 12, 27)):
@@ -680,10 +685,7 @@ def test_numbers_refused_because_the_game_ended_meanwhile_are_said_so_the_table_
     game_id = start_game(client, end_value="70")
     assert post_points(client, game_id, [80, -5, -15, 0], shoot="none", number="1").status_code == 303  # the game is over
     before = snapshot(app)
-    # another phone, on the page of deal 1, sends its own numbers for it
-    late = post_points(client, game_id, [10, 20, 30, 0], number="1", htmx=True)
-    assert late.status_code == 409
-    html = late.get_data(as_text=True)
+    html = deal_one_sent_late(client, game_id, [10, 20, 30, 0])
     assert "Deal 1 was just recorded from another phone, and the game is over; yours was not recorded." in html
     assert "The numbers typed: Ana\u00a010, Ben\u00a020, Cy\u00a030, and Dee\u00a00." in html
     assert snapshot(app) == before
