@@ -3,9 +3,11 @@
 Starts `companion serve` on loopback with a fresh database, makes a game with a few
 deals, then loads each page in Debian's Chromium at phone size, first with an empty
 cache and then again, reading the bytes from the browser's own network records
-(compressed, headers included). Each page is measured at the plain address and at the
-secure one (the address a phone at the table is meant to use, where the browser speaks
-HTTP/2 and sends headers compressed), with the protocol the browser used. Run by hand:
+(compressed, headers included), and what a first tap on the page brings after it (htmx
+comes with the first touch, static/js/app.js). Each page is measured at the plain address
+and at the secure one (the address a phone at the table is meant to use, where the
+browser speaks HTTP/2 and sends headers compressed), with the protocol the browser used.
+Run by hand:
 
     .venv/bin/python benchmarks/page_weight.py
 """
@@ -37,10 +39,20 @@ def transferred(context: BrowserContext, url: str) -> dict:
     cdp.on("Network.responseReceived", lambda event: protocols.add(event["response"].get("protocol", "?")))
     cdp.on("Network.loadingFinished", lambda event: sizes.__setitem__(event["requestId"], int(event["encodedDataLength"])))
     page.goto(url, wait_until="networkidle")
+    loaded = sum(sizes.values())
+    # what the first touch brings (htmx, and on a recording page the offline queue): a tap
+    # on the page's first box, or on its body where it has none
+    boxes = page.locator("main input[type=text]")
+    (boxes.first if boxes.count() else page.locator("main")).click(position={"x": 1, "y": 1})
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    touched = sum(sizes.values()) - loaded
     page.close()
     origin = url.split("/", 3)[:3]
     foreign = [address for address in urls.values() if address.split("/", 3)[:3] != origin and not address.startswith("data:")]
-    return {"bytes": sum(sizes.values()), "requests": len(sizes), "foreign": len(foreign), "protocol": "+".join(sorted(protocols))}
+    return {
+        "bytes": loaded, "touched": touched, "requests": len(sizes), "foreign": len(foreign), "protocol": "+".join(sorted(protocols)),
+    }
 
 
 def main() -> None:
@@ -66,7 +78,10 @@ def main() -> None:
             trusting = playwright.chromium.launch(
                 executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={material.spki_sha256}"]
             )
-            print(f"{'page':10} {'address':8} {'protocol':9} {'first load':>12} {'repeat load':>12} {'requests':>9} {'foreign':>8}")
+            print(
+                f"{'page':10} {'address':8} {'protocol':9} {'first load':>12} {'first touch':>12} {'repeat load':>12}"
+                f" {'requests':>9} {'foreign':>8}"
+            )
             for name, path in {"home": "/", "new game": "/new", "game": game_path}.items():
                 for address, base, phone in (("plain", server.url, browser), ("secure", secure, trusting)):
                     # services workers off, so the figures are the http cache's alone
@@ -75,7 +90,8 @@ def main() -> None:
                     repeat = transferred(context, base + path)
                     context.close()
                     print(
-                        f"{name:10} {address:8} {first['protocol']:9} {first['bytes']:>10} B {repeat['bytes']:>10} B"
+                        f"{name:10} {address:8} {first['protocol']:9} {first['bytes']:>10} B {first['touched']:>10} B"
+                        f" {repeat['bytes']:>10} B"
                         f" {first['requests']:>9} {first['foreign']:>8}"
                     )
             trusting.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 import subprocess
 
@@ -35,7 +36,7 @@ def test_a_browser_without_brotli_gets_gzip_and_one_that_asks_for_nothing_gets_t
     assert "Content-Encoding" not in response.headers and response.get_data() == whole
 
 
-def test_our_scripts_and_stylesheet_go_out_minified_and_the_scripts_still_parse(page_client: FlaskClient, tmp_path) -> None:  # noqa: ANN001
+def test_our_scripts_and_stylesheet_go_out_minified_and_the_scripts_still_parse(page_client: FlaskClient, tmp_path) -> None:
     files = sorted(paths.STATIC.glob("js/*.js")) + [paths.STATIC / "css/app.css"]
     assert len(files) >= 4
     for path in files:
@@ -62,20 +63,34 @@ def test_a_range_of_a_file_and_an_image_are_sent_as_they_are(page_client: FlaskC
     assert "Content-Encoding" not in icon.headers and icon.get_data() == (paths.STATIC / "icons/icon-192.png").read_bytes()
 
 
-def test_a_page_loads_htmx_exactly_when_it_swaps(app, client: FlaskClient) -> None:  # noqa: ANN001
+def test_a_page_loads_htmx_exactly_when_it_swaps_and_at_once_only_when_it_swaps_by_itself(app, client: FlaskClient) -> None:
     from tests.test_security import a_game_of_each_kind, get_routes
 
     values = a_game_of_each_kind(client)
-    pages = [url for url in get_routes(app, values) if not url.startswith("/static")] + ["/", "/new", "/history", "/players", "/phone"]
-    without = []
+    pages = [url for url in get_routes(app, values) if not url.startswith("/static")] + [
+        "/",
+        "/new",
+        "/history",
+        "/players",
+        "/phone",
+    ]
+    without, on_touch, at_once = [], [], []
     for url in pages:
         response = client.get(url)
         if response.mimetype != "text/html" or response.status_code != 200:
             continue
         html = response.get_data(as_text=True)
-        loads = HTMX_FILE in html
-        assert loads or " hx-" not in html, f"{url} swaps without htmx"
-        if not loads:
-            without.append(url)
-    # the pages that never swap go without it
+        # app.js brings it with the first touch (data-htmx), or the page loads it itself
+        touch = re.search(r'<script src="[^"]*app\.js[^"]*" data-htmx="[^"]*' + re.escape(HTMX_FILE), html) is not None
+        tag = re.search(r'<script src="[^"]*' + re.escape(HTMX_FILE), html) is not None
+        assert not (touch and tag), f"{url} loads htmx twice"
+        assert touch or tag or " hx-" not in html, f"{url} swaps without htmx"
+        # a poll starts with no touch to bring htmx
+        if re.search(r'hx-trigger="(every|load)', html):
+            assert tag, f"{url} polls, but htmx waits for a touch"
+        (at_once if tag else on_touch if touch else without).append(url)
+    # the pages that never swap go without it; the game pages bring it when touched; the follower's page at once
     assert "/" in without and "/new" in without and "/players" in without, without
+    game_pages = [url for url in on_touch if re.fullmatch(r"/(black-spy|spy|scorepad)/[^/]+", url)]
+    assert len(game_pages) == 3, on_touch
+    assert [url for url in at_once if "/follow/" in url or "/watch/" in url], at_once

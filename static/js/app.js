@@ -2,6 +2,80 @@
 // quicker: a running sum, a sign button for keypads with no minus, the rest filled in and
 // the points counted, Next moving box to box, the screen kept awake, and the service
 // worker registered. Numbers come from the page, as the rules gave them; no rule is here.
+// htmx, half of a phone's first load, comes with the first touch, key or focus: until
+// then nothing on the page needs it (base.html names it in data-htmx; a page that polls
+// loads it at once instead). What the table does before it is ready (a tap on Record, a
+// link, a choice) waits for it and is then handed to it, as if it had been there all
+// along; if it cannot be had, the browser does it itself, as without JavaScript.
+(function () {
+  "use strict";
+  const source = document.currentScript && document.currentScript.dataset.htmx;
+  const ACTIONS = "[hx-get],[hx-post],[hx-put],[hx-patch],[hx-delete]";
+  const INTENT = ["pointerdown", "touchstart", "keydown", "focusin"];
+  let loading = null;
+  let missing = false;
+
+  function load() {
+    if (window.htmx) return Promise.resolve(window.htmx);
+    if (!source) return Promise.reject(new Error("this page has no htmx"));
+    loading = loading || new Promise((resolve, reject) => {
+      const start = () => {
+        const tag = document.createElement("script");
+        tag.src = source;
+        tag.onload = () => resolve(window.htmx);
+        tag.onerror = () => { loading = null; reject(new Error("htmx is not on this phone")); };
+        document.head.append(tag);
+      };
+      // htmx starts at DOMContentLoaded, or at once once the document is complete: added
+      // in between, it would wait for an event already gone
+      if (document.readyState === "complete") start(); else window.addEventListener("load", start, {once: true});
+    });
+    return loading;
+  }
+  // for offline-queue.js, which swaps the game in itself once the queue is sent
+  window.companionHtmx = load;
+  if (!source) return;
+
+  const intent = () => {
+    INTENT.forEach((type) => document.removeEventListener(type, intent, true));
+    load().catch(() => {});
+  };
+  INTENT.forEach((type) => document.addEventListener(type, intent, {capture: true, passive: true}));
+
+  // the event htmx would act on for this element: its hx-trigger, or htmx's default
+  function triggeredBy(element) {
+    const trigger = element.getAttribute("hx-trigger");
+    if (trigger) return trigger.trim().split(/[\s,[]/)[0];
+    if (element.matches("form")) return "submit";
+    if (element.matches("input, select, textarea")) return "change";
+    return "click";
+  }
+  const waiting = new WeakSet();
+  function hold(event) {
+    if (window.htmx || missing) return;
+    const element = event.target.closest && event.target.closest(ACTIONS);
+    if (!element || triggeredBy(element) !== event.type) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    // a second tap while htmx comes would send it twice
+    if (waiting.has(element)) return;
+    waiting.add(element);
+    const {target, submitter, type} = event;
+    // busy, as htmx marks it while it asks (and as tests wait on)
+    element.classList.add("htmx-request");
+    const handOver = () => {
+      waiting.delete(element);
+      element.classList.remove("htmx-request");
+      // the button itself again, so that htmx (or the browser) sends its name and value
+      if (type === "submit") submitter ? submitter.click() : element.requestSubmit();
+      else if (type === "click") element.click();
+      else target.dispatchEvent(new Event(type, {bubbles: true}));
+    };
+    load().then(handOver, () => { missing = true; handOver(); });
+  }
+  ["submit", "click", "change"].forEach((type) => document.addEventListener(type, hold, true));
+})();
+
 (function () {
   "use strict";
   document.documentElement.classList.remove("no-js");

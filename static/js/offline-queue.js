@@ -214,7 +214,8 @@
   function update(game) {
     const form = game.querySelector("form.deal-form, form.turn-form");
     const mode = form && form.dataset.mode === "cards" ? "?mode=cards" : "";
-    htmx.ajax("GET", about(game).show + mode, {target: `#${game.id}`, swap: "outerHTML"}).then(() => {
+    // htmx comes with the first touch (app.js): a queue sent from an untouched page brings it
+    window.companionHtmx().then((htmx) => htmx.ajax("GET", about(game).show + mode, {target: `#${game.id}`, swap: "outerHTML"})).then(() => {
       // the game is the server's again, not the phone's copy
       document.querySelectorAll(".offline-copy").forEach((note) => note.remove());
       if (window.companionKeepCopy) window.companionKeepCopy();
