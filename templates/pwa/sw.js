@@ -11,10 +11,16 @@ self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)));
 });
 
+// one refresh after the other: two asked in a row (the first visit's language, then the one
+// picked) could otherwise end in the order their answers came, the older language last
+let refreshing = Promise.resolve();
 self.addEventListener("message", (event) => {
   if (event.data === "SKIP_WAITING") self.skipWaiting();
   // the reader changed language: keep the offline page in the new one
-  if (event.data === "REFRESH_OFFLINE") event.waitUntil(caches.open(CACHE).then((cache) => cache.add(OFFLINE)));
+  if (event.data === "REFRESH_OFFLINE") {
+    refreshing = refreshing.then(() => caches.open(CACHE).then((cache) => cache.add(OFFLINE))).catch(() => {});
+    event.waitUntil(refreshing);
+  }
 });
 
 self.addEventListener("activate", (event) => {
