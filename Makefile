@@ -49,7 +49,7 @@ serve: install translations
 	HOST=$(HOST) PORT=$(PORT) HTTPS_PORT=$(HTTPS_PORT) $(BIN)/companion serve
 
 # parallel test workers (pytest-xdist); TEST_WORKERS=0 runs the suite in this one process
-TEST_WORKERS ?= 3
+TEST_WORKERS ?= 2
 
 # every test on SQLite, then the tests that reach a database (marked `database` by
 # tests/conftest.py) on a throwaway PostgreSQL server of their own; browser tests drive the
