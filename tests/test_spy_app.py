@@ -180,7 +180,9 @@ def test_a_three_player_game_is_played_through_the_pages_to_the_last_player_stan
     html = page(client, game_id)
     assert "Ana exposed Ben's Top Secret 2: Ben is found out." in text(html)
     ben = base_section(html, BEN)
-    assert "found out" in text(ben) and "All targets exposed" in text(ben)
+    # found out with every target exposed; out, the base has no next target any more
+    assert "found out" in text(ben) and "Ben is out: their base is no longer spied on." in text(ben)
+    assert "target" not in text(ben).lower()
     assert 'class="tap"' not in ben  # a player who is out is no longer spied on
     # Ben is out, so his turn is skipped: Ana, then Cy
     assert "Turn 11: Cy's turn" in text(html)
@@ -200,6 +202,9 @@ def test_a_three_player_game_is_played_through_the_pages_to_the_last_player_stan
     assert "Game over" in words and "Cy wins: the last player standing." in words
     assert "After 12 turns." in words
     assert "blown up" in text(base_section(html, ANA))
+    # blown up with targets left: none is shown as her next
+    assert "Next target" not in text(base_section(html, ANA))
+    assert "Ana is out: their base is no longer spied on." in text(base_section(html, ANA))
     assert "found out" in text(base_section(html, BEN))
     assert '<span class="badge">won</span>' in base_section(html, CY)
     assert "Record the turn" not in html
