@@ -119,7 +119,9 @@ def test_a_two_player_game_of_spy_played_by_taps_to_its_end(phone: Page, server:
     expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
     expect(phone.locator(".banner .winner")).to_have_text(re.compile(r"Ana\s+wins: the last player standing\."))
     expect(base(phone, BEN).locator(".badge.out")).to_have_text("found out")
-    expect(base(phone, BEN)).to_contain_text("All targets exposed")
+    # out, Ben's base has no next target any more: it is no longer spied on
+    expect(base(phone, BEN)).to_contain_text("Ben is out: their base is no longer spied on.")
+    expect(base(phone, BEN)).not_to_contain_text("target")
     expect(base(phone, BEN).locator("li.slot.exposed")).to_have_count(4)
     expect(phone.get_by_role("button", name=re.compile("^Record the turn"))).to_have_count(0)
     expect(phone.locator("label.tap")).to_have_count(0)
