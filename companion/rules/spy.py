@@ -446,6 +446,12 @@ class SpyState:
         """Seats still in the game, clockwise from seat 0."""
         return tuple(seat for seat in range(len(self.bases)) if seat not in self.out)
 
+    def not_spied_on(self, seat: int) -> Message | None:
+        """Why a player's base is no longer spied on, if it is not: its owner is out."""
+        if seat not in self.out:
+            return None
+        return N_("%(name)s is out: their base is no longer spied on.", name=self.setup.players[seat])
+
 
 class GameOverError(RulesError):
     """A turn taken after the game already has a winner."""
@@ -647,8 +653,8 @@ def _check_question(state: SpyState, spy_seat: int, target: int, card: int | Non
         raise RulesError.about("target", N_("Spy on one of the players."))
     if target == spy_seat:
         raise RulesError.about("target", N_("A player cannot spy on their own base."))
-    if target in state.out:
-        raise RulesError.about("target", N_("%(name)s is out: their base is no longer spied on.", name=names[target]))
+    if (out := state.not_spied_on(target)) is not None:
+        raise RulesError.about("target", out)
     cards = state.bases[target].cards
     if card is not None and (not isinstance(card, int) or not 1 <= card <= cards):
         message = N_("%(name)s's base has cards 1 to %(cards)s, not counting the Spy.", name=names[target], cards=cards)

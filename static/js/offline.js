@@ -7,18 +7,9 @@
   "use strict";
   const script = document.currentScript;
   const submitters = new WeakMap();
-  let loading = null;
 
-  function full() {
-    loading = loading || new Promise((resolve, reject) => {
-      const tag = document.createElement("script");
-      tag.src = script.dataset.queue;
-      tag.onload = () => resolve(window.companionOffline);
-      tag.onerror = () => { loading = null; reject(new Error("offline-queue.js is not on this phone")); };
-      document.head.append(tag);
-    });
-    return loading;
-  }
+  // app.js comes first and loads scripts for both
+  const full = () => window.companionLoadScript(script.dataset.queue, () => window.companionOffline);
   const later = (work) => full().then(work, () => {});
 
   document.addEventListener("submit", (event) => { submitters.set(event.target, event.submitter); }, true);

@@ -222,66 +222,6 @@ def test_the_first_load_of_a_game_page_is_at_most_30_kb_all_from_the_app(browser
     assert first["bytes"] <= 30_000
 
 
-def htmx_fetches(page: Page) -> list[str]:
-    fetched: list[str] = []
-    page.on("request", lambda request: fetched.append(request.url) if "/vendor/htmx" in request.url else None)
-    return fetched
-
-
-def deal_posts(page: Page) -> list[str | None]:
-    """The deals this page posts, each with its HX-Request header (None: the browser's own form)."""
-    posts: list[str | None] = []
-    page.on("request", lambda request: posts.append(request.headers.get("hx-request")) if request.method == "POST" else None)
-    return posts
-
-
-def test_htmx_comes_with_the_first_touch_and_records_the_deal(phone: Page, server: Server) -> None:
-    game = new_game(phone, server.url)
-    fetched, posts = htmx_fetches(phone), deal_posts(phone)
-    phone.goto(game)
-    phone.wait_for_load_state("networkidle")
-    assert fetched == [] and phone.evaluate("typeof window.htmx") == "undefined"
-    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
-    phone.get_by_role("button", name="Record deal 1").click()
-    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
-    assert len(fetched) == 1 and posts == ["true"]
-    # swapped in, not a new page: the url is the game's, with no redirect after a post
-    assert phone.url == game
-
-
-def test_a_deal_sent_before_htmx_is_there_waits_for_it_and_is_sent_once(phone: Page, server: Server) -> None:
-    game = new_game(phone, server.url)
-    posts = deal_posts(phone)
-    phone.goto(game)
-    phone.wait_for_load_state("networkidle")
-    # no touch, key or focus came first: the form is sent the moment the page is up
-    phone.evaluate("""() => {
-      const form = document.querySelector("form.deal-form");
-      [20, 15, 25, 0].forEach((points, seat) => { form.elements["points-" + seat].value = points; });
-      form.requestSubmit(); form.requestSubmit();
-    }""")
-    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
-    phone.wait_for_load_state("networkidle")
-    assert posts == ["true"]
-    expect(phone.locator(".deals tbody tr")).to_have_count(1)
-
-
-def test_when_htmx_cannot_be_had_the_browser_sends_the_deal_itself(browser: Browser, server: Server) -> None:
-    # no service worker, which would have htmx in its cache
-    context = phone_context(browser, service_workers="block")
-    phone = context.new_page()
-    game = new_game(phone, server.url)
-    phone.route("**/vendor/htmx*", lambda route: route.abort())
-    posts = deal_posts(phone)
-    phone.goto(game)
-    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
-    phone.get_by_role("button", name="Record deal 1").click()
-    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
-    assert posts == [None]
-    expect(phone.locator(".deals tbody tr")).to_have_count(1)
-    context.close()
-
-
 def test_the_wake_lock_toggle_is_hidden_where_the_browser_lacks_the_api(browser: Browser, pages: dict[str, str]) -> None:
     context = phone_context(browser)
     context.add_init_script("delete Navigator.prototype.wakeLock")
