@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 from . import black_spy_codec, kinds, parts, service, sharing
 from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
-from .extensions import db, htmx
+from .extensions import htmx
 from .fragments import page_or_fragment
 from .games import MAX_ROWS, csv_download, json_download, new_game_page
 from .i18n import say
@@ -461,7 +461,6 @@ def _after_write(game: Game, message: str, mode: str = POINTS) -> Response:
 
     The deal form stays in the mode the table used: a table that counts cards keeps counting.
     """
-    db.session.refresh(game)
     if htmx:
         return render_game(game, game.state(), mode=mode, message=message)
     flash(say(message))

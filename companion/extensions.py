@@ -16,7 +16,9 @@ class Base(DeclarativeBase):
     pass
 
 
-db = SQLAlchemy(model_class=Base)
+# a write's objects stay loaded after its commit: the page it returns shows them as written
+# (the version the flush bumped, the figures it kept) without reading the game again
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 # the models' base class: Flask-SQLAlchemy's, which a type checker sees as the declarative base it extends
 if TYPE_CHECKING:
     Model = Base

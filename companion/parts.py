@@ -80,6 +80,22 @@ class Kept(Generic[Html]):
 
 # a few hundred tables' worth of parts per worker process
 _parts: Kept[Markup] = Kept(512)
+# and of the rows of their tables: a long game's deals table is a few hundred rows
+_rows: Kept[Markup] = Kept(100_000, budget=50_000_000)
+
+
+def part_key(template: str, game: Game, readonly: bool) -> tuple[Hashable, ...]:
+    """What a part of ``game``'s page shows besides the game's inputs at one version."""
+    return (
+        current_app.config["RELEASE"],
+        template,
+        game.id,
+        tuple(game.player_names),
+        language(),
+        # the links in it (a deal's edit link) start with the app's own path
+        request.script_root,
+        readonly,
+    )
 
 
 def kept_part(template: str, game: Game, readonly: bool, **context: object) -> Markup:
@@ -88,19 +104,19 @@ def kept_part(template: str, game: Game, readonly: bool, **context: object) -> M
     ``context`` must follow from the game as it is at that version (its state, its chart):
     it is not part of the key.
     """
-    key = (
-        current_app.config["RELEASE"],
-        template,
-        game.id,
-        game.version,
-        tuple(game.player_names),
-        language(),
-        # the links in it (a deal's edit link) start with the app's own path
-        request.script_root,
-        readonly,
-    )
+    key = (*part_key(template, game, readonly), game.version)
     return _parts.get(key, lambda: Markup(render_template(template, game=game, readonly=readonly, **context)))
 
+
+def kept_row(part: tuple[Hashable, ...], *shows: Hashable, caller: Callable[[], str]) -> Markup:
+    """A ``{% call kept_row(part, ...) %}`` block's row, rendered once for what it shows.
+
+    A new version of a game makes its parts again (``kept_part``), but in a long game all
+    of a table's rows but the new deal's show what they showed before: each is kept under
+    its part's key (``part_key``) and ``shows``, which must hold everything else the row
+    shows (a deal's number, dealer, scores and totals). A kept row is never checked again.
+    """
+    return _rows.get((*part, *shows), lambda: Markup(caller()))
 
 def submission() -> str:
     """This page's form id, one per page sent: a form sent twice is stored once
@@ -131,3 +147,5 @@ def filled(html: str) -> str:
 
 def init_app(app: Flask) -> None:
     app.add_template_global(kept_part)
+    app.add_template_global(part_key)
+    app.add_template_global(kept_row)

@@ -287,7 +287,6 @@ def render_game(game: Any, state: sp.ScorepadState, message: str | None = None, 
 
 def _after_write(game: Any, message: str) -> Response:
     """After a change: the fragment for htmx, a 303 to the pad otherwise."""
-    db.session.refresh(game)
     if htmx:
         return render_game(game, state_of(game), message=message)
     flash(say(message))

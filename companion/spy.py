@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 
 from . import kinds, parts, service, spy_codec
 from .exchange import export_file, new_spy_game
-from .extensions import db, htmx
+from .extensions import htmx
 from .fragments import page_or_fragment
 from .games import json_download, new_game_page
 from .i18n import say
@@ -252,7 +252,6 @@ def render_game(
 
 
 def _after_write(game: Game, message: str) -> Response:
-    db.session.refresh(game)
     if htmx:
         return render_game(game, game.spy_state(), message=message)
     flash(say(message))
