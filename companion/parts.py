@@ -80,8 +80,9 @@ class Kept(Generic[Html]):
 
 # a few hundred tables' worth of parts per worker process
 _parts: Kept[Markup] = Kept(512)
-# and of the rows of their tables: a long game's deals table is a few hundred rows
-_rows: Kept[Markup] = Kept(100_000, budget=50_000_000)
+# and of the rows of their tables (a few hundred tables of 30 to 60 deals, and their
+# followers' copies), some 20 MB at most
+_rows: Kept[Markup] = Kept(50_000, budget=20_000_000)
 
 
 def part_key(template: str, game: Game, readonly: bool) -> tuple[Hashable, ...]:
@@ -117,6 +118,7 @@ def kept_row(part: tuple[Hashable, ...], *shows: Hashable, caller: Callable[[], 
     shows (a deal's number, dealer, scores and totals). A kept row is never checked again.
     """
     return _rows.get((*part, *shows), lambda: Markup(caller()))
+
 
 def submission() -> str:
     """This page's form id, one per page sent: a form sent twice is stored once

@@ -9,6 +9,7 @@ import re
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
+from companion import parts
 from companion.parts import Kept
 from tests.helpers import make_app, post_points, start_game
 
@@ -38,6 +39,28 @@ def test_the_table_shows_every_write_at_once_a_deal_an_edit_and_an_undo(client: 
     # and the answer htmx swaps in after a deal carries that deal
     swapped = post_points(client, game_id, [5, 5, 5, 45], htmx=True).get_data(as_text=True)
     assert '<span class="score">45' in swapped
+
+
+def running_totals(client: FlaskClient, game_id: str) -> list[list[str]]:
+    """Each row's running totals, newest first."""
+    html = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    body = html.split('<table class="deals">', 1)[1].split("</table>", 1)[0]
+    return [re.findall(r'<span class="running">(-?\d+)', row) for row in body.split("<tr>")[2:]]
+
+
+def test_a_new_deal_renders_its_own_row_alone_and_an_edit_renews_every_row_after_it(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    for points in ([20, 15, 25, 0], [10, 10, 10, 30], [0, 30, 15, 15]):
+        post_points(client, game_id, points)
+    assert running_totals(client, game_id)[0] == ["30", "55", "50", "45"]
+    kept = len(parts._rows)
+    post_points(client, game_id, [15, 15, 15, 15])
+    assert running_totals(client, game_id) == [["45", "70", "65", "60"], ["30", "55", "50", "45"], ["30", "25", "35", "30"], ["20", "15", "25", "0"]]
+    assert len(parts._rows) == kept + 1
+    # deal 1 changed: every running total after it changes, and so does each row kept before
+    client.post(f"/black-spy/{game_id}/deals/1/edit", data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "25", "points-3": "20"})
+    assert running_totals(client, game_id) == [["25", "70", "65", "80"], ["10", "55", "50", "65"], ["10", "25", "35", "50"], ["0", "15", "25", "20"]]
+    assert len(parts._rows) == kept + 5
 
 
 def test_phones_reading_one_version_share_one_rendering_and_each_language_its_own(app: Flask, client: FlaskClient) -> None:
