@@ -72,26 +72,6 @@ def show(game_id: str) -> Response:
     return render_game(game, state_of(game))
 
 
-def points_from_form(setup: sp.Setup, form: Mapping[str, str]) -> tuple[int, ...]:
-    """Every player's points as typed, or a RulesError naming each box at fault."""
-    points: list[int] = []
-    errors: dict[str, str] = {}
-    for seat, name in enumerate(setup.players):
-        text = form.get(f"points-{seat}", "")
-        try:
-            points.append(sp.parse_points(text))
-        except ValueError:
-            if not (text or "").strip():
-                errors[f"points-{seat}"] = N_("Give %(name)s's points, 0 if none.", name=name)
-            else:
-                errors[f"points-{seat}"] = N_(
-                    "Points are a whole number from %(least)s to %(most)s.", least=-sp.MAX_POINTS, most=sp.MAX_POINTS
-                )
-    if errors:
-        raise RulesError.of(errors)
-    return tuple(points)
-
-
 @bp.post("/<game_id>/rounds")
 def record_round(game_id: str) -> Response:
     """Record the next round."""
@@ -103,9 +83,9 @@ def record_round(game_id: str) -> Response:
     if refused is Outcome.REPEATED:
         return _after_write(game, ALREADY_RECORDED)
     if refused is Outcome.STALE:
-        return render_game(game, state, message=CHANGED_ELSEWHERE, status=409, values=form, kept=True)
+        return _changed_elsewhere(game, form)
     try:
-        entry = sp.Round(points_from_form(state.setup, form))
+        entry = sp.Round(sp.points_from_form(state.setup, form))
         after = sp.record(state.setup, state.entries, entry)
     except RulesError as error:
         return render_game(game, state, values=form, errors=error.errors, status=422 if state.next_number else 409)
@@ -115,8 +95,31 @@ def record_round(game_id: str) -> Response:
     if written.outcome is Outcome.REPEATED:
         return _after_write(written.game, ALREADY_RECORDED)
     if not written.done:
-        return render_game(written.game, state_of(written.game), message=CHANGED_ELSEWHERE, status=409, values=form, kept=True)
+        return _changed_elsewhere(written.game, form)
     return _after_write(written.game, _round_message(after))
+
+
+def _changed_elsewhere(game: Any, form: Mapping[str, str]) -> Response:
+    """Another phone wrote this game first: say what it did, and keep what this phone typed."""
+    state = state_of(game)
+    posted = form.get("number", "")
+    meant = int(posted) if posted.isdecimal() and len(posted) <= 6 else None
+    message = CHANGED_ELSEWHERE
+    # the round this phone meant is there now: another phone's, recorded first
+    if meant is not None and len(state.entries) >= meant and isinstance(state.entries[meant - 1], sp.Round):
+        if state.next_number is None:
+            message = N_(
+                "Round %(number)s was just recorded from another phone, and the game is over; yours was not recorded.",
+                number=meant,
+            )
+        else:
+            message = N_(
+                "Round %(number)s was just recorded from another phone, so yours was not. Your numbers are kept "
+                "below: record them as round %(next)s if they are a new round, or clear them.",
+                number=meant,
+                next=state.next_number,
+            )
+    return render_game(game, state, message=message, status=409, values=form, kept=True)
 
 
 def _round_message(state: sp.ScorepadState) -> str:
@@ -191,7 +194,7 @@ def edit_round(game_id: str, number: int) -> Response | str | tuple[str, int]:
     if form.get("version") and form.get("version") != str(game.version):
         return _edit_page(game, state, number, values=form, message=STALE_EDIT), 409
     try:
-        points = points_from_form(state.setup, form)
+        points = sp.points_from_form(state.setup, form)
         sp.edit(state.setup, state.entries, number, points)
     except RulesError as error:
         return _edit_page(game, state, number, values=form, errors=error.errors), 422

@@ -73,7 +73,10 @@ def test_a_round_with_a_blank_or_a_fraction_is_refused_whole(client: FlaskClient
     blank = post_round(client, game_id, (10, "", 3))
     assert blank.status_code == 422 and "Give Ben&#39;s points, 0 if none." in blank.get_data(as_text=True)
     fraction = post_round(client, game_id, (10, "2.5", "9" * 30))
-    assert fraction.status_code == 422 and fraction.get_data(as_text=True).count("Points are a whole number") == 2
+    refused = fraction.get_data(as_text=True)
+    # the fraction's sentence names its player, as the table reads it away from the box
+    assert fraction.status_code == 422 and "Ben: &#39;2.5&#39; is not a whole number." in refused
+    assert refused.count("Points are a whole number from") == 1
     assert snapshot(app) == before
 
 
@@ -126,8 +129,22 @@ def test_a_repeated_submission_is_counted_once_and_a_stale_page_keeps_its_number
     assert len(exported(client, game_id)["rounds"]) == 1
     stale = post_round(client, game_id, (7, 8, 9), htmx=True, submission="s-2", number="1")
     html = stale.get_data(as_text=True)
-    assert stale.status_code == 409 and "nothing was recorded" in html and 'value="7"' in html
+    # it says which round came first from the other phone, and what this one's would be
+    assert stale.status_code == 409 and 'value="7"' in html
+    assert "Round 1 was just recorded from another phone, so yours was not." in html and "record them as round 2" in html
     assert len(exported(client, game_id)["rounds"]) == 1
+    # a page out of date for another reason (an undo elsewhere) says only that the game changed
+    assert client.post(f"/scorepad/{game_id}/undo", data={"number": "1"}).status_code == 303
+    behind = post_round(client, game_id, (7, 8, 9), htmx=True, submission="s-3", number="2").get_data(as_text=True)
+    assert "Another phone changed this game just now, so nothing was recorded." in behind
+
+
+def test_a_round_refused_because_another_phone_ended_the_game_says_so(client: FlaskClient) -> None:
+    game_id = start_pad(client, "Hearts", target="10")
+    assert post_round(client, game_id, (10, 2, 3), submission="s-1", number="1").status_code == 303
+    late = post_round(client, game_id, (1, 2, 3), htmx=True, submission="s-2", number="1")
+    assert late.status_code == 409
+    assert "Round 1 was just recorded from another phone, and the game is over; yours was not recorded." in late.get_data(as_text=True)
 
 
 def test_a_rematch_opens_a_new_pad_once(client: FlaskClient, app: Flask) -> None:

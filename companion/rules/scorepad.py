@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from . import N_, Nn_, RulesError
+from . import N_, Message, Nn_, RulesError
 from .players import MAX_NAME_LENGTH, name_problem
 
 MIN_PLAYERS = 1
@@ -169,6 +169,39 @@ def parse_points(text: str) -> int:
     if not digits.isascii() or not digits.isdigit() or len(digits) > len(str(MAX_POINTS)):
         raise ValueError(text)
     return int(cleaned)
+
+
+def points_from_form(setup: Setup, form: Mapping[str, str]) -> tuple[int, ...]:
+    """Every player's points as typed in the round form's ``points-<seat>`` boxes, or a
+    RulesError naming each box at fault, and the player in its sentence.
+
+    >>> points_from_form(Setup("Rummy", ("Ana", "Ben")), {"points-0": "12", "points-1": "−3"})
+    (12, -3)
+    >>> try:
+    ...     points_from_form(Setup("Rummy", ("Ana", "Ben")), {"points-0": "2.5", "points-1": ""})
+    ... except RulesError as error:
+    ...     print(error.errors["points-0"], "/", error.errors["points-1"])
+    Ana: '2.5' is not a whole number. / Give Ben's points, 0 if none.
+    """
+    points: list[int] = []
+    errors: dict[str, Message] = {}
+    for seat, name in enumerate(setup.players):
+        text = form.get(f"points-{seat}", "")
+        try:
+            points.append(parse_points(text))
+        except ValueError:
+            cleaned = (text or "").strip()
+            if not cleaned:
+                errors[f"points-{seat}"] = N_("Give %(name)s's points, 0 if none.", name=name)
+            elif cleaned.lstrip("+-\u2212").isdecimal():
+                errors[f"points-{seat}"] = N_(
+                    "Points are a whole number from %(least)s to %(most)s.", least=-MAX_POINTS, most=MAX_POINTS
+                )
+            else:
+                errors[f"points-{seat}"] = N_("%(name)s: %(text)s is not a whole number.", name=name, text=repr(cleaned[:20]))
+    if errors:
+        raise RulesError.of(errors)
+    return tuple(points)
 
 
 def check_round(setup: Setup, points: Sequence[int]) -> Round:
