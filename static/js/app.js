@@ -286,6 +286,10 @@
       fieldset.querySelectorAll("label.chip").forEach((chip) => chip.classList.toggle("rest-takes", !picked && chip.dataset.seat === rest));
     });
     const blackCards = parseInt(form.dataset.blackCards, 10);
+    // before the table has counted anything, the rest holds every card: no points to show
+    // yet (the rules refuse such a deal), and no shoot to announce
+    const typed = [...form.querySelectorAll("input.count")].some((input) => !input.readOnly && input.value.trim() !== "")
+      || form.querySelector("fieldset[data-high] input:checked") !== null;
     let allBlacks = null;
     form.querySelectorAll("tr[data-seat]").forEach((row) => {
       const seat = row.dataset.seat;
@@ -302,13 +306,9 @@
       Object.entries(takers).forEach(([card, taker]) => {
         if (taker === seat) { points += values.high[card]; blacks += 1; }
       });
-      form.querySelector(`output[data-points-for="${seat}"]`).textContent = readable ? String(points) : "…";
-      if (readable && blacks === blackCards) allBlacks = seat;
+      form.querySelector(`output[data-points-for="${seat}"]`).textContent = !typed ? "–" : readable ? String(points) : "…";
+      if (typed && readable && blacks === blackCards) allBlacks = seat;
     });
-    // before the table has counted anything, the rest holds every card: that is no shoot to announce
-    const typed = [...form.querySelectorAll("input.count")].some((input) => !input.readOnly && input.value.trim() !== "")
-      || form.querySelector("fieldset[data-high] input:checked") !== null;
-    if (!typed) allBlacks = null;
     form.querySelectorAll("[data-shoot-note]").forEach((note) => { note.hidden = note.dataset.shootNote !== allBlacks; });
   }
 

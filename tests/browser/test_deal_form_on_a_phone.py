@@ -206,11 +206,23 @@ def test_counting_cards_shows_each_players_points_and_where_the_rest_goes(phone:
     new_game(phone, server.url)
     phone.get_by_role("link", name="By cards").click()
     phone.get_by_label("Dee gets the rest").check()
-    for field, value in {"black_spies-0": 2, "low_blacks-0": 3, "coloured_spies-0": 1, "black_spies-1": 1, "coloured_spies-2": 2}.items():
-        phone.locator(f"#{field}").fill(str(value))
 
     def points() -> list[str]:
         return phone.locator("output[data-points-for]").all_inner_texts()
+
+    # nothing counted yet: no player has points, not even the rest, who holds every card
+    expect(phone.locator("output[data-points-for='3']")).to_have_text("–")
+    assert points() == ["–", "–", "–", "–"]
+    # and the heading keeps its range whole ("Black 1–6" on one line at a phone's width)
+    lines_of_the_range = """(th) => {
+      const text = th.firstChild, words = text.textContent, range = document.createRange();
+      range.setStart(text, words.indexOf("1"));
+      range.setEnd(text, words.indexOf("6") + 1);
+      return range.getClientRects().length;
+    }"""
+    assert phone.locator(".cards-table thead th").nth(2).evaluate(lines_of_the_range) == 1
+    for field, value in {"black_spies-0": 2, "low_blacks-0": 3, "coloured_spies-0": 1, "black_spies-1": 1, "coloured_spies-2": 2}.items():
+        phone.locator(f"#{field}").fill(str(value))
 
     # ana 2x10 + 3 - 5, ben 10, cy -10; dee the rest: 3x10 + 3 - 5 and all four high blacks (14)
     expect(phone.locator("output[data-points-for='3']")).to_have_text("42")
