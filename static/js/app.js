@@ -93,7 +93,8 @@
       else if (type === "click") element.click();
       else if (element.hasAttribute("hx-get")) {
         const address = new URL(element.getAttribute("hx-get"), location.href);
-        if (form) new FormData(form).forEach((value, name) => address.searchParams.append(name, value));
+        // the form's token stays out of an address that is kept in the phone's history
+        if (form) new FormData(form).forEach((value, name) => { if (name !== "csrf_token") address.searchParams.append(name, value); });
         location.assign(address.href);
       } else if (form) {
         form.requestSubmit ? form.requestSubmit() : form.submit();
