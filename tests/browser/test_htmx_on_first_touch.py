@@ -9,8 +9,10 @@ it would do with no JavaScript at all, after the question htmx would have asked.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser.browsing import Server, enter_points, new_game, phone_context
 from tests.browser.test_history_and_following_on_a_phone import finished_and_going, listed
@@ -32,9 +34,12 @@ def deal_posts(page: Page) -> list[str | None]:
     return posts
 
 
-def without_a_worker(browser: Browser) -> BrowserContext:
+@pytest.fixture
+def bare_phone(browser: Browser) -> Iterator[Page]:
     """A phone with no service worker, which would have htmx in its cache."""
-    return phone_context(browser, service_workers="block")
+    context = phone_context(browser, service_workers="block")
+    yield context.new_page()
+    context.close()
 
 
 def refuse_htmx(page: Page) -> None:
@@ -46,15 +51,30 @@ def portal_for_htmx(route: Route) -> None:
     route.fulfill(status=200, content_type="text/javascript", body="document.title = document.title;")
 
 
+def record_the_first_deal(phone: Page) -> None:
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+
+
+def send_untouched(phone: Page, by: str) -> None:
+    """Fill the deal form and send it from a script: no touch, key or focus has brought htmx.
+    ``by`` "twice": the form is sent twice over; "button": its Record button is pressed."""
+    phone.evaluate("""(by) => {
+      const form = document.querySelector("form.deal-form");
+      [20, 15, 25, 0].forEach((points, seat) => { form.elements["points-" + seat].value = points; });
+      if (by === "button") form.querySelector("button.big").click();
+      else { form.requestSubmit(); form.requestSubmit(); }
+    }""", by)
+
+
 def test_htmx_comes_with_the_first_touch_and_records_the_deal(phone: Page, server: Server) -> None:
     game = new_game(phone, server.url)
     fetched, posts = htmx_fetches(phone), deal_posts(phone)
     phone.goto(game)
     phone.wait_for_load_state("networkidle")
     assert fetched == [] and phone.evaluate("typeof window.htmx") == "undefined"
-    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
-    phone.get_by_role("button", name="Record deal 1").click()
-    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    record_the_first_deal(phone)
     assert len(fetched) == 1 and posts == ["true"]
     # swapped in, not a new page: the url is the game's, with no redirect after a post
     assert phone.url == game
@@ -65,12 +85,8 @@ def test_a_deal_sent_before_htmx_is_there_waits_for_it_and_is_sent_once(phone: P
     posts = deal_posts(phone)
     phone.goto(game)
     phone.wait_for_load_state("networkidle")
-    # no touch, key or focus came first: the form is sent the moment the page is up
-    phone.evaluate("""() => {
-      const form = document.querySelector("form.deal-form");
-      [20, 15, 25, 0].forEach((points, seat) => { form.elements["points-" + seat].value = points; });
-      form.requestSubmit(); form.requestSubmit();
-    }""")
+    # the form is sent the moment the page is up, twice over
+    send_untouched(phone, "twice")
     expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
     phone.wait_for_load_state("networkidle")
     assert posts == ["true"]
@@ -91,49 +107,35 @@ def test_on_a_safari_that_cannot_tell_the_button_a_deal_sent_before_htmx_is_stil
     posts = deal_posts(phone)
     phone.goto(game)
     phone.wait_for_load_state("networkidle")
-    # the button pressed from a script: no touch has brought htmx yet
-    phone.evaluate("""() => {
-      const form = document.querySelector("form.deal-form");
-      [20, 15, 25, 0].forEach((points, seat) => { form.elements["points-" + seat].value = points; });
-      form.querySelector("button.big").click();
-    }""")
+    send_untouched(phone, "button")
     expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
     assert posts == ["true"] and errors == []
     context.close()
 
 
-def test_when_htmx_cannot_be_had_the_browser_sends_the_deal_itself(browser: Browser, server: Server) -> None:
-    context = without_a_worker(browser)
-    phone = context.new_page()
+def test_when_htmx_cannot_be_had_the_browser_sends_the_deal_itself(bare_phone: Page, server: Server) -> None:
+    phone = bare_phone
     game = new_game(phone, server.url)
     refuse_htmx(phone)
     posts = deal_posts(phone)
     phone.goto(game)
-    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
-    phone.get_by_role("button", name="Record deal 1").click()
-    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    record_the_first_deal(phone)
     assert posts == [None]
     expect(phone.locator(".deals tbody tr")).to_have_count(1)
-    context.close()
 
 
-def test_a_portal_answering_for_htmx_does_not_freeze_the_page(browser: Browser, server: Server) -> None:
-    context = without_a_worker(browser)
-    phone = context.new_page()
+def test_a_portal_answering_for_htmx_does_not_freeze_the_page(bare_phone: Page, server: Server) -> None:
+    phone = bare_phone
     game = new_game(phone, server.url)
     phone.route("**/vendor/htmx*", portal_for_htmx)
     posts = deal_posts(phone)
     phone.goto(game)
-    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
-    phone.get_by_role("button", name="Record deal 1").click()
-    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    record_the_first_deal(phone)
     assert posts == [None]
-    context.close()
 
 
-def test_a_touch_that_could_not_bring_htmx_leaves_it_to_the_next(browser: Browser, server: Server) -> None:
-    context = without_a_worker(browser)
-    phone = context.new_page()
+def test_a_touch_that_could_not_bring_htmx_leaves_it_to_the_next(bare_phone: Page, server: Server) -> None:
+    phone = bare_phone
     game = new_game(phone, server.url)
     refuse_htmx(phone)
     fetched, posts = htmx_fetches(phone), deal_posts(phone)
@@ -146,18 +148,14 @@ def test_a_touch_that_could_not_bring_htmx_leaves_it_to_the_next(browser: Browse
     phone.get_by_role("button", name="Record deal 1").click()
     expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
     assert len(fetched) >= 2 and posts == ["true"] and phone.url == game
-    context.close()
 
 
-def test_without_htmx_an_undo_still_asks_first(browser: Browser, server: Server) -> None:
-    context = without_a_worker(browser)
-    phone = context.new_page()
+def test_without_htmx_an_undo_still_asks_first(bare_phone: Page, server: Server) -> None:
+    phone = bare_phone
     game = new_game(phone, server.url)
     refuse_htmx(phone)
     phone.goto(game)
-    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
-    phone.get_by_role("button", name="Record deal 1").click()
-    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    record_the_first_deal(phone)
     posts = deal_posts(phone)
     with phone.expect_event("dialog") as asked:
         phone.get_by_role("button", name="Undo deal 1").click()
@@ -171,12 +169,10 @@ def test_without_htmx_an_undo_still_asks_first(browser: Browser, server: Server)
     asked.value.accept()
     expect(phone.locator(".deals tbody tr")).to_have_count(0)
     assert posts == [None]
-    context.close()
 
 
-def test_without_htmx_a_history_filter_still_applies_as_it_is_chosen(browser: Browser, server: Server) -> None:
-    context = without_a_worker(browser)
-    phone = context.new_page()
+def test_without_htmx_a_history_filter_still_applies_as_it_is_chosen(bare_phone: Page, server: Server) -> None:
+    phone = bare_phone
     over, going = finished_and_going(phone, server)
     refuse_htmx(phone)
     phone.goto(f"{server.url}/history")
@@ -185,12 +181,10 @@ def test_without_htmx_a_history_filter_still_applies_as_it_is_chosen(browser: Br
     phone.get_by_label("Games").select_option("finished")
     expect(phone).to_have_url(re.compile(r"/history\?.*state=finished"))
     assert over.rsplit("/", 1)[-1] in listed(phone) and going.rsplit("/", 1)[-1] not in listed(phone)
-    context.close()
 
 
-def test_without_htmx_a_tapped_spy_card_still_shows_its_answers(browser: Browser, server: Server) -> None:
-    context = without_a_worker(browser)
-    phone = context.new_page()
+def test_without_htmx_a_tapped_spy_card_still_shows_its_answers(bare_phone: Page, server: Server) -> None:
+    phone = bare_phone
     game = new_spy_game(phone, server.url, ("Ana", "Ben"), first_player=ANA)
     refuse_htmx(phone)
     phone.goto(game)
@@ -198,4 +192,3 @@ def test_without_htmx_a_tapped_spy_card_still_shows_its_answers(browser: Browser
     expect(phone.locator(".answers legend")).to_contain_text("card 3.")
     expect(phone).to_have_url(re.compile(r"look=1%3A3"))
     assert "csrf_token" not in phone.url
-    context.close()
