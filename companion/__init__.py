@@ -93,7 +93,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     compress.init_app(app)
-    limiter.init_app(app)
     with app.app_context():
         # how long a write waits for another one before it is refused as busy (a 503)
         configure_sqlite(db.engine, app.config.get("SQLITE_BUSY_TIMEOUT_MS", 5000))
@@ -106,6 +105,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     trust.init_app(app)
     passcode.init_app(app)
     freshness.init_app(app)
+    # after freshness: a follower's poll answered 304 is nothing the limiter counts (it
+    # limits the passcode alone), and its check was a tenth of that answer's time
+    limiter.init_app(app)
     i18n.init_app(app, str(paths.TRANSLATIONS))
     words.init_app(app)
     app.register_blueprint(games.bp)
