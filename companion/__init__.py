@@ -52,6 +52,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Flask-Compress's 4 on a game page and sends it some 450 bytes lighter (7% of it);
         # above 5 the bytes hardly move and at 9 the time is 25 times as long
         COMPRESS_BR_LEVEL=5,
+        # the address `companion serve` listens on (companion/sharing.py's follow link); None otherwise
+        LISTENS_ON=os.environ.get("COMPANION_LISTENS_ON"),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

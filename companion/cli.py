@@ -90,6 +90,9 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
         except RuntimeError as refused:
             # an authority half gone: say what to do, and never make a new one unasked
             raise click.ClickException(str(refused)) from None
+    # the worker processes build their own app: they read it from here (companion/sharing.py)
+    os.environ["COMPANION_LISTENS_ON"] = host
+    app.config["LISTENS_ON"] = host
     click.echo(serving.banner(host, port, secure, material))
     sys.stdout.flush()
     sys.exit(serving.run(app.instance_path, host, port, secure, material, threads=threads, workers=workers))

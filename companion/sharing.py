@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import io
+import ipaddress
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import segno
-from flask import Flask, url_for
+from flask import Flask, current_app, url_for
 from markupsafe import Markup
 
+from . import tls
 from .models import Game
+from .rules import N_, Message
 
 BG_STATS = "https://app.bgstatsapp.com/createPlay.html"
 BLACK_SPY_BGG_ID = 1982
@@ -30,6 +34,58 @@ def qr_svg_file(text: str) -> bytes:
     out = io.BytesIO()
     segno.make(text, error="m").save(out, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False)
     return out.getvalue()
+
+
+@dataclass(frozen=True)
+class FollowLink:
+    url: str
+    note: Message | None  # why the link is not the address this page was opened at, or why it fails
+
+
+def follow_link(watch_id: str) -> FollowLink:
+    """A game's read-only link, as another phone at the table can open it.
+
+    It is made from the address this page was opened at, but a server's own device opens it
+    as 127.0.0.1 or localhost, which names each phone itself: there, when the server listens
+    on the network (``companion serve``'s default, 0.0.0.0), the link names this machine's
+    address on it instead, and says so; when it listens on loopback alone, no other phone
+    can follow, and the panel says that.
+    """
+    url = url_for("watch.show", watch_id=watch_id, _external=True)
+    parts = urlsplit(url)
+    if not _names_this_device(parts.hostname or ""):
+        return FollowLink(url, None)
+    listens = current_app.config.get("LISTENS_ON")
+    if listens is None:
+        return FollowLink(url, None)  # not served by `companion serve`: what it listens on is unknown
+    network = _network_address() if listens in ("0.0.0.0", "::", "") else None
+    if network is None:
+        return FollowLink(
+            url,
+            N_("This link names this device itself, so no other phone can open it: this server listens on this device alone."),
+        )
+    netloc = network if parts.port is None else f"{network}:{parts.port}"
+    note = N_(
+        "The link names this machine's address on the network, %(address)s: the address this page is open at names each phone itself.",
+        address=network,
+    )
+    return FollowLink(parts._replace(netloc=netloc).geturl(), note)
+
+
+def _names_this_device(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@lru_cache(maxsize=1)
+def _network_address() -> str | None:
+    """This machine's first IPv4 address on its network, once per process: phones scan an IPv4 QR code best."""
+    found = [address for address in tls.lan_addresses() if ":" not in address]
+    return found[0] if found else None
 
 
 def bgstats_play(game: Game, state: Any) -> dict:
@@ -70,4 +126,5 @@ def bgstats_link(game: Game, state: Any) -> str:
 
 def init_app(app: Flask) -> None:
     app.add_template_global(qr_svg)
+    app.add_template_global(follow_link)
     app.add_template_global(bgstats_link)

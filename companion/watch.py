@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response, url_for
+from flask import Blueprint, abort, make_response
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -18,7 +18,7 @@ from . import kinds
 from .extensions import db
 from .fragments import page_or_fragment
 from .models import Game
-from .sharing import qr_svg_file
+from .sharing import follow_link, qr_svg_file
 
 bp = Blueprint("watch", __name__)
 
@@ -43,7 +43,7 @@ def qr(watch_id: str) -> Response:
     carries none of it until the table opens "Follow on another phone" (its <img> is lazy)."""
     if db.session.scalar(select(Game.id).where(Game.watch_id == watch_id)) is None:
         abort(404)
-    response = make_response(qr_svg_file(url_for("watch.show", watch_id=watch_id, _external=True)))
+    response = make_response(qr_svg_file(follow_link(watch_id).url))
     response.mimetype = "image/svg+xml"
     # the link it draws never changes at this address
     response.cache_control.private = True

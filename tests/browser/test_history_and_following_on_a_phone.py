@@ -76,3 +76,12 @@ def test_the_follow_panels_qr_code_loads_when_opened_and_sits_in_the_middle(phon
     )
     middle = (panel["left"] + panel["right"]) / 2
     assert abs(code["x"] + code["width"] / 2 - middle) <= 1, (code, panel)
+
+
+def test_a_server_listening_on_its_own_device_alone_tells_the_table_no_other_phone_can_follow(phone: Page, server: Server) -> None:
+    # the test servers listen on 127.0.0.1 (tests/servers.py), as `HOST=127.0.0.1 make serve` would
+    new_game(phone, server.url)
+    phone.locator(".follow summary").click()
+    expect(phone.locator("#follow-address")).to_have_text(
+        "This link names this device itself, so no other phone can open it: this server listens on this device alone."
+    )

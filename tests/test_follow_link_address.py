@@ -1,0 +1,74 @@
+"""The follow link is one another phone at the table can open.
+
+The device a server runs on opens it at 127.0.0.1 or localhost, which names each phone
+itself: a link copied from there, or its QR code scanned, would lead a friend's phone to
+itself. `companion serve` says what it listens on (COMPANION_LISTENS_ON); on the network,
+the link names this machine's address there, and on loopback alone the panel says that no
+other phone can follow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+
+from companion import sharing, watch
+from companion.extensions import db
+from tests.helpers import make_app, start_game
+from tests.test_follow_link_privacy import said
+
+ON_THIS_DEVICE = "http://127.0.0.1:8000"
+ON_THE_NETWORK = "http://192.168.1.20:8000"
+
+
+@pytest.fixture
+def listening(database_url: str, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Flask]:
+    """An app as `companion serve --host <param>` builds it, on a machine at 192.168.1.20."""
+    monkeypatch.setattr(sharing, "_network_address", lambda: "192.168.1.20")
+    app = make_app(database_url, LISTENS_ON=request.param)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def follow_panel(app: Flask, opened_at: str) -> tuple[str, str | None]:
+    """The follow link a game page opened at ``opened_at`` shows, and its note."""
+    client = app.test_client()
+    game_id = start_game(client)
+    html = client.get(f"/black-spy/{game_id}", base_url=opened_at).get_data(as_text=True)
+    return re.search(r'<p class="link"><a href="([^"]+)"', html).group(1), said(html, "follow-address")
+
+
+@pytest.mark.parametrize("listening", ["0.0.0.0"], indirect=True)
+def test_opened_on_the_servers_own_device_the_link_names_its_address_on_the_network(
+    listening: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    link, note = follow_panel(listening, ON_THIS_DEVICE)
+    assert link.startswith(f"{ON_THE_NETWORK}/watch/")
+    assert note == (
+        "The link names this machine's address on the network, 192.168.1.20: the address this page is open at names each phone itself."
+    )
+    # its QR code draws that same link
+    drawn: list[str] = []
+    monkeypatch.setattr(watch, "qr_svg_file", lambda text: drawn.append(text) or b"<svg/>")
+    assert listening.test_client().get(link.removeprefix(ON_THE_NETWORK) + "/qr.svg", base_url=ON_THIS_DEVICE).status_code == 200
+    assert drawn == [link]
+    # a phone that opened the game at the network address gets that address, with nothing to explain
+    link, note = follow_panel(listening, ON_THE_NETWORK)
+    assert link.startswith(f"{ON_THE_NETWORK}/watch/") and note is None
+
+
+@pytest.mark.parametrize("listening", ["127.0.0.1"], indirect=True)
+def test_a_server_listening_on_its_own_device_alone_says_no_other_phone_can_follow(listening: Flask) -> None:
+    link, note = follow_panel(listening, ON_THIS_DEVICE)
+    assert link.startswith(f"{ON_THIS_DEVICE}/watch/")
+    assert note == "This link names this device itself, so no other phone can open it: this server listens on this device alone."
+
+
+@pytest.mark.parametrize("listening", [None], indirect=True)
+def test_where_it_is_not_known_what_the_server_listens_on_the_link_is_the_pages_own(listening: Flask) -> None:
+    link, note = follow_panel(listening, ON_THIS_DEVICE)
+    assert link.startswith(f"{ON_THIS_DEVICE}/watch/") and note is None
