@@ -62,11 +62,11 @@ def follow_link(watch_id: str) -> FollowLink:
     if network is None:
         return FollowLink(
             url,
-            N_("This link names this device itself, so no other phone can open it: this server listens on this device alone."),
+            N_("No other phone can open this link: it leads each phone to itself, and this server listens on this device alone."),
         )
     netloc = network if parts.port is None else f"{network}:{parts.port}"
     note = N_(
-        "The link names this machine's address on the network, %(address)s: the address this page is open at names each phone itself.",
+        "The link uses this machine's address on the network, %(address)s, which the other phones can reach: the address this page is open at would lead each phone to itself.",
         address=network,
     )
     return FollowLink(parts._replace(netloc=netloc).geturl(), note)

@@ -49,7 +49,7 @@ def test_opened_on_the_servers_own_device_the_link_names_its_address_on_the_netw
     link, note = follow_panel(listening, ON_THIS_DEVICE)
     assert link.startswith(f"{ON_THE_NETWORK}/watch/")
     assert note == (
-        "The link names this machine's address on the network, 192.168.1.20: the address this page is open at names each phone itself."
+        "The link uses this machine's address on the network, 192.168.1.20, which the other phones can reach: the address this page is open at would lead each phone to itself."
     )
     # its QR code draws that same link
     drawn: list[str] = []
@@ -65,7 +65,7 @@ def test_opened_on_the_servers_own_device_the_link_names_its_address_on_the_netw
 def test_a_server_listening_on_its_own_device_alone_says_no_other_phone_can_follow(listening: Flask) -> None:
     link, note = follow_panel(listening, ON_THIS_DEVICE)
     assert link.startswith(f"{ON_THIS_DEVICE}/watch/")
-    assert note == "This link names this device itself, so no other phone can open it: this server listens on this device alone."
+    assert note == "No other phone can open this link: it leads each phone to itself, and this server listens on this device alone."
 
 
 @pytest.mark.parametrize("listening", [None], indirect=True)

@@ -83,5 +83,5 @@ def test_a_server_listening_on_its_own_device_alone_tells_the_table_no_other_pho
     new_game(phone, server.url)
     phone.locator(".follow summary").click()
     expect(phone.locator("#follow-address")).to_have_text(
-        "This link names this device itself, so no other phone can open it: this server listens on this device alone."
+        "No other phone can open this link: it leads each phone to itself, and this server listens on this device alone."
     )
