@@ -129,6 +129,14 @@ def test_a_refused_deal_is_explained_in_the_tables_language(app: Flask, client: 
     assert snapshot(app) == before
 
 
+def test_the_card_counting_table_is_headed_in_the_tables_language(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    html = client.get(f"/black-spy/{game_id}?mode=cards", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    headings = re.findall(r'<th scope="col">([^<]*)', html.split('class="cards-table"', 1)[1].split("</thead>", 1)[0])
+    # the rules' names of the counts, said in Spanish, their ranges held whole by word joiners
+    assert [heading.strip().replace("\u2060", "") for heading in headings][1:4] == ["Espías negros", "negros 1–6", "Espías de color"]
+
+
 def test_player_names_are_never_translated(client: FlaskClient) -> None:
     # names that are also words of the app stay as the table typed them
     game_id = start_game(client, names=("Language", "Undo", "Deal", "Pass"))
