@@ -52,10 +52,12 @@
   window.companionHtmx = load;
   if (!source) return;
 
-  // the first touch brings htmx; if it could not (no network, a portal), the next one tries again
+  // the first touch brings htmx; if it could not (no network, a portal), a touch a few
+  // seconds later tries again (and so does every tap that needs it), not every key typed
+  const RETRY_MS = 5000;
   const intent = () => {
     INTENT.forEach((type) => document.removeEventListener(type, intent, true));
-    load().catch(arm);
+    load().catch(() => setTimeout(arm, RETRY_MS));
   };
   const arm = () => INTENT.forEach((type) => document.addEventListener(type, intent, {capture: true, passive: true}));
   arm();
@@ -93,8 +95,11 @@
       else if (type === "click") element.click();
       else if (element.hasAttribute("hx-get")) {
         const address = new URL(element.getAttribute("hx-get"), location.href);
-        // the form's token stays out of an address that is kept in the phone's history
-        if (form) new FormData(form).forEach((value, name) => { if (name !== "csrf_token") address.searchParams.append(name, value); });
+        // the form's token and id stay out of an address kept in the phone's history, and
+        // the page opens where the answer is (the form's data-answer-at), as htmx's swap shows it
+        if (form) new FormData(form).forEach((value, name) => { if (!["csrf_token", "submission"].includes(name)) address.searchParams.append(name, value); });
+        const answerAt = element.closest("[data-answer-at]");
+        if (answerAt) address.hash = answerAt.dataset.answerAt;
         location.assign(address.href);
       } else if (form) {
         form.requestSubmit ? form.requestSubmit() : form.submit();
@@ -432,6 +437,9 @@
     const value = input.value.trim().replace("\u2212", "-");
     input.value = value.startsWith("-") ? value.slice(1) : "-" + value;
     input.focus();
+    // the focus selects a filled box, to be typed over: a sign given first must stay, and
+    // what is typed next goes after it (−, then 5, is −5)
+    input.setSelectionRange(input.value.length, input.value.length);
     input.dispatchEvent(new Event("input", {bubbles: true}));
   });
 
@@ -477,6 +485,24 @@
     setInterval(checkForChanges, CHANGE_CHECK_MS);
     document.addEventListener("visibilitychange", checkForChanges);
   }
+  // a double tap on Record: the first sends the deal, and the game swapped in puts the next
+  // deal's Record button under the same finger. That second tap would send the new, empty
+  // form, whose refusal covers "Deal 4 recorded." and tells the table the deal failed. So a
+  // deal form swapped in just now, with nothing in it yet, is not sent: the rules would
+  // refuse it anyway (a form with numbers kept in it, or a Spy turn without a spy, goes).
+  const DOUBLE_TAP_MS = 700;
+  let swappedAt = -Infinity;
+  document.addEventListener("htmx:afterSwap", () => { swappedAt = performance.now(); });
+  const nothingEntered = (form) => boxes(form).every((input) => input.value.trim() === "")
+    && !form.querySelector("fieldset[data-high] input:checked");
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches || !form.matches("form.deal-form") || performance.now() - swappedAt >= DOUBLE_TAP_MS) return;
+    if (!nothingEntered(form)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
+
   // a swap brings the game as it is now
   document.addEventListener("htmx:afterSettle", () => {
     const note = document.querySelector("[data-changed-elsewhere]");

@@ -143,3 +143,31 @@ def test_a_friend_on_the_same_game_page_is_told_when_another_phone_records_and_c
     expect(notice).to_be_hidden()
     scorer_context.close()
     friend_context.close()
+
+
+def test_a_double_tap_on_record_records_the_deal_once_and_keeps_its_news(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    posts: list[str] = []
+    phone.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    # the finger's second tap lands on the next deal's Record button the moment it is swapped in
+    phone.evaluate("""() => document.addEventListener("htmx:afterSwap", () => {
+      setTimeout(() => document.querySelector("form.deal-form button.big").click(), 50);
+    }, {once: true})""")
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    phone.wait_for_timeout(300)
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    expect(phone.locator("form.deal-form .error")).to_have_count(0)
+    assert len(posts) == 1
+    # a deal typed and sent straight after is sent: typing shows the table meant it
+    enter_points(phone, {"Ana": 0, "Ben": 25, "Cy": 15, "Dee": 20})
+    phone.get_by_role("button", name="Record deal 2").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 2 recorded.")
+
+
+def test_the_sign_key_tapped_before_the_number_keeps_the_minus(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    phone.get_by_role("button", name="Switch the sign of Ben's points").click()
+    phone.keyboard.type("5")
+    expect(phone.get_by_role("textbox", name="Ben", exact=True)).to_have_value("-5")
