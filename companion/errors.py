@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, make_response, render_template
+from flask import Flask, Response, make_response, redirect, render_template, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, SecurityError
+from werkzeug.routing import RequestRedirect
+from werkzeug.wrappers import Response as BaseResponse
 
 from .extensions import db, htmx
 from .models import is_busy
@@ -50,6 +52,22 @@ def init_app(app: Flask) -> None:
             response = make_response(render_template("error.html", code=503, message=message), 503)
         response.headers["Retry-After"] = "2"
         return response
+
+    @app.errorhandler(MethodNotAllowed)
+    def only_posted(error: MethodNotAllowed) -> BaseResponse | tuple[str, int]:
+        # a phone without JavaScript shows a refused deal at the address it posted to
+        # (/black-spy/<id>/deals); a reload there asks for it: show the game it belongs to
+        parent = request.path.rstrip("/").rsplit("/", 1)[0]
+        if request.method in ("GET", "HEAD") and parent:
+            try:
+                adapter = app.create_url_adapter(request)
+                assert adapter is not None
+                adapter.match(parent, method="GET")
+            except (NotFound, MethodNotAllowed, RequestRedirect):
+                pass
+            else:
+                return redirect(request.script_root + parent, code=303)
+        return http_error(error)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:

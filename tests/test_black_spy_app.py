@@ -689,3 +689,14 @@ def test_numbers_refused_because_the_game_ended_meanwhile_are_said_so_the_table_
     assert "Deal 1 was just recorded from another phone, and the game is over; yours was not recorded." in html
     assert "The numbers typed: Ana\u00a010, Ben\u00a020, Cy\u00a030, and Dee\u00a00." in html
     assert snapshot(app) == before
+
+
+def test_a_reload_at_the_address_a_refused_deal_was_posted_to_shows_its_game(client: FlaskClient) -> None:
+    # without JavaScript a refused deal is shown at /black-spy/<id>/deals; a reload asks for it
+    game_id = start_game(client)
+    reloaded = client.get(f"/black-spy/{game_id}/deals")
+    assert reloaded.status_code == 303 and reloaded.location == f"/black-spy/{game_id}"
+    # and so does a refused undo's; a post to a page that is not one still says so in words
+    assert client.get(f"/black-spy/{game_id}/undo").location == f"/black-spy/{game_id}"
+    refused = client.put(f"/black-spy/{game_id}/deals")
+    assert refused.status_code == 405 and "That address does not take this kind of request." in refused.get_data(as_text=True)
