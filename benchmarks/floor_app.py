@@ -1,0 +1,76 @@
+"""The smallest app that records something the way the companion must: the floor under a deal's POST.
+
+A Flask view behind Flask-WTF's CSRF check that inserts one row through Flask-SQLAlchemy's
+session into SQLite (WAL, as the companion runs it), commits, and renders a fragment of six
+names and numbers with Jinja, compressed by Flask-Compress like every companion page. No
+rules, no game to read, no kept figures: what is left is the price of the stack itself.
+benchmarks/write_floor.py serves it with granian beside the companion and times it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask, render_template_string, request
+from flask_compress import Compress
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect, generate_csrf
+from sqlalchemy import event
+from sqlalchemy.orm import Mapped, mapped_column
+
+db = SQLAlchemy()
+
+
+class Row(db.Model):  # type: ignore[name-defined]
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str]
+    number: Mapped[int]
+    points: Mapped[str]
+
+
+FRAGMENT = """<div id="game"><p>Deal {{ number }} recorded.</p><table>
+{% for name, points in scores %}<tr><th>{{ name }}</th><td>{{ points }}</td></tr>{% endfor %}
+</table><form method="post"><input type="hidden" name="csrf_token" value="{{ csrf_token() }}">
+<input name="number" value="{{ number + 1 }}"><button>Record</button></form></div>"""
+
+NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]
+
+
+def create_app() -> Flask:
+    app = Flask(__name__, static_folder=os.environ["FLOOR_STATIC"], static_url_path="/static")
+    app.config.update(
+        SECRET_KEY="floor",
+        SQLALCHEMY_DATABASE_URI=os.environ["FLOOR_DATABASE_URL"],
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_BR_LEVEL=5,
+    )
+    db.init_app(app)
+    CSRFProtect(app)
+    Compress(app)
+    with app.app_context():
+
+        @event.listens_for(db.engine, "connect")
+        def _wal(connection, _record) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        db.create_all()
+
+    @app.get("/")
+    def form() -> str:
+        return f'<input name="csrf_token" value="{generate_csrf()}">'
+
+    @app.post("/record")
+    def record() -> str:
+        number = int(request.form["number"])
+        points = [int(request.form[f"points-{seat}"]) for seat in range(6)]
+        db.session.add(Row(game="floor", number=number, points=",".join(map(str, points))))
+        db.session.commit()
+        return render_template_string(FRAGMENT, number=number, scores=list(zip(NAMES, points, strict=True)))
+
+    return app
+
+
+app = create_app() if "FLOOR_DATABASE_URL" in os.environ else None
