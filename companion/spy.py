@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 
 from . import kinds, parts, service, spy_codec
 from .exchange import export_file, new_spy_game
-from .extensions import htmx
+from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .games import json_download, new_game_page
 from .i18n import say
@@ -25,7 +25,11 @@ bp = Blueprint("spy", __name__, url_prefix="/spy")
 
 @bp.record_once
 def table_sizes(state) -> None:
-    state.app.jinja_env.globals.update(SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS), SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES)
+    state.app.jinja_env.globals.update(
+        SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS),
+        SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES,
+        rematch_first_player=rules.rematch_first_player,
+    )
 
 
 ROWS = rules.MAX_PLAYERS
@@ -63,10 +67,69 @@ def create() -> Response | tuple[str, int]:
     except RulesError as error:
         return new_game_page(SPY, values=form, errors=error.errors, status=422)
     game = new_spy_game(setup)
-    service.start(game)
+    earlier = _rematch_of(form.get("rematch_of", ""))
+    if earlier is None:
+        service.start(game)
+    else:
+        # a rematch whose Spies the table placed again on this form: started once, as any rematch
+        if earlier.rematch_id is not None:
+            return _to_rematch(earlier.rematch_id)
+        written = service.rematch(earlier, game)
+        if not written.done:
+            return _to_rematch(written.game.rematch_id)
     if chosen == "draw":
         flash(say(N_("The draw is made: %(name)s plays first.", name=setup.players[setup.first_player])))
     return redirect(url_for("spy.show", game_id=game.id), code=303)
+
+
+def _rematch_of(game_id: str) -> Game | None:
+    """The finished Spy game a new game's form was opened as the rematch of, if any."""
+    earlier = db.session.get(Game, game_id[:64]) if game_id else None
+    return earlier if earlier is not None and earlier.kind == SPY and earlier.spy_state().finished else None
+
+
+@bp.post("/<game_id>/rematch")
+def rematch(game_id: str) -> Response:
+    """Start a new game: same players, seats and colours; the table picks who plays first.
+
+    Once only: a second tap, or a second phone, is sent to the rematch already made. A
+    table that tracks the Spies places them again first, on the new-game form.
+    """
+    game = load(game_id)
+    if game.rematch_id is not None:
+        return _to_rematch(game.rematch_id)
+    state = game.spy_state()
+    pick = request.form.get("first_player")
+    try:
+        setup = rules.rematch(state, pick)
+    except RulesError as error:
+        return render_game(game, state, message=error.message, status=409 if "rematch" in error.errors else 422)
+    if state.setup.tracking:
+        return new_game_page(SPY, values=_placing_again(game, setup, drawn=pick == rules.DRAW))
+    written = service.rematch(game, new_spy_game(setup))
+    if not written.done:
+        return _to_rematch(written.game.rematch_id)
+    first = setup.players[setup.first_player]
+    if pick == rules.DRAW:
+        flash(say(N_("The draw is made: %(name)s plays first.", name=first)))
+    else:
+        flash(say(N_("Rematch! %(name)s plays first.", name=first)))
+    return redirect(url_for("spy.show", game_id=written.game.id), code=303)
+
+
+def _placing_again(game: Game, setup: rules.Setup, drawn: bool) -> dict[str, str]:
+    """The new-game form filled in for a rematch: the same table, its Spies still to place
+    (a draw is made when the form is sent, and said then, as for any new game)."""
+    values = {"track": "1", "rematch_of": game.id, "first_player": rules.DRAW if drawn else str(setup.first_player)}
+    for row, (name, colour) in enumerate(zip(setup.players, setup.colours, strict=True)):
+        values[f"spy-player-{row}"] = name
+        values[f"spy-colour-{row}"] = colour.value
+    return values
+
+
+def _to_rematch(rematch_id: str | None) -> Response:
+    flash(say(N_("The rematch is already on: here it is.")))
+    return redirect(url_for("spy.show", game_id=rematch_id) if rematch_id else url_for("games.index"), code=303)
 
 
 def _int(text: str, field: str, message: str) -> int:

@@ -35,6 +35,7 @@ from companion.rules.spy import (
     new_setup,
     play,
     possible_answers,
+    rematch,
     replay,
     slot_of,
     start,
@@ -540,3 +541,49 @@ def test_a_tracked_spy_starts_inside_its_base() -> None:
 def test_a_setup_built_by_hand_is_checked_too() -> None:
     with pytest.raises(RulesError, match="green and red"):
         replay(Setup(("Ana", "Ben"), (Colour.GREEN, Colour.YELLOW), 0), [])
+
+
+# --- the rematch ----------------------------------------------------------------------
+
+
+def won(first: int = ANA) -> SpyState:
+    """A game of two that one of them wins: Ben finds Ana out, or Ana blows herself up on
+    Ben's bomb, whoever plays first."""
+    if first == BEN:
+        state = run(table(2, BEN), *exposing_all_of(ANA, BEN, 2))
+    else:
+        state = run(table(2), (BEN, 1, "bomb"), None, (BEN, 1, "lit-bomb"))
+    assert state.finished and state.winner == BEN
+    return state
+
+
+def test_a_spy_rematch_by_default_is_played_first_by_the_player_after_the_last_first_player() -> None:
+    assert rematch(won()).first_player == BEN
+    assert rematch(won(first=BEN)).first_player == ANA
+
+
+def test_a_spy_rematch_seats_the_same_players_with_the_same_colours_and_any_first_player() -> None:
+    state = won()
+    again = rematch(state, "0")
+    assert (again.players, again.colours, again.first_player) == (state.setup.players, state.setup.colours, ANA)
+    assert rematch(state, "draw").first_player in (ANA, BEN)
+
+
+@pytest.mark.parametrize("pick", ["2", "7", "-1", "Ana", "1.0", "999"])
+def test_a_spy_rematch_first_player_who_is_not_at_the_table_is_refused(pick: str) -> None:
+    with pytest.raises(RulesError, match="The first player must be one of the players."):
+        rematch(won(), pick)
+
+
+def test_a_spy_game_still_being_played_cannot_be_rematched() -> None:
+    with pytest.raises(RulesError, match="The game is not over yet"):
+        rematch(start(table(3)))
+
+
+def test_a_tracked_spy_rematch_leaves_the_spies_to_be_placed_again() -> None:
+    # each player arranges their base anew: the last game's places say nothing of the next
+    spies = [SpyPlace(1, Facing.RIGHT), SpyPlace(1, Facing.RIGHT)]
+    # Ana's Spy faces her slot 2, so she looks at Ben's card 6, twice: the second time it is lit
+    state = run(table(2, ANA, spies), (BEN, 6, "bomb"), None, (BEN, 6, "lit-bomb"))
+    assert state.setup.tracking and state.winner == BEN
+    assert rematch(state).spies is None

@@ -842,3 +842,40 @@ def draw_first(rows: Sequence[int]) -> int:
     import secrets
 
     return rows[secrets.randbelow(len(rows))] if rows else 0
+
+
+DRAW = "draw"
+
+
+def rematch_first_player(setup: Setup) -> int:
+    """Who plays first in a rematch unless the table says otherwise: the player after the
+    last game's first player, clockwise.
+
+    >>> rematch_first_player(new_setup(["Ana", "Ben", "Cy"], ["green", "red", "blue"], first_player=2))
+    0
+    """
+    return (setup.first_player + 1) % len(setup.players)
+
+
+def rematch(state: SpyState, first_player: str | None = None) -> Setup:
+    """The next game, once this one is won: the same players in the same seats with the
+    same colours.
+
+    ``first_player`` is a seat as the form sends it, ``"draw"`` for the companion to
+    draw, or blank for :func:`rematch_first_player`. Each player arranges their base
+    anew, so the Spies' places are not carried over: a table that tracks them says
+    where they stand again.
+    """
+    if not state.finished:
+        raise RulesError.about("rematch", N_("The game is not over yet: a rematch starts once it has ended."))
+    setup = state.setup
+    text = (first_player or "").strip()
+    if not text:
+        first = rematch_first_player(setup)
+    elif text == DRAW:
+        first = draw_first(range(len(setup.players)))
+    else:
+        first = int(text) if text.isdecimal() and len(text) <= 2 else -1
+        if not 0 <= first < len(setup.players):
+            raise RulesError.about("first_player", N_("The first player must be one of the players."))
+    return replace(setup, first_player=first, spies=None)
