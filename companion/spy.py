@@ -79,6 +79,8 @@ def create() -> Response | tuple[str, int]:
             return _to_rematch(written.game.rematch_id)
     if chosen == "draw":
         flash(say(N_("The draw is made: %(name)s plays first.", name=setup.players[setup.first_player])))
+    elif earlier is not None:
+        flash(say(N_("Rematch! %(name)s plays first.", name=setup.players[setup.first_player])))
     return redirect(url_for("spy.show", game_id=game.id), code=303)
 
 

@@ -867,6 +867,7 @@ def test_a_tracked_spy_rematch_asks_where_the_spies_stand_then_starts_once(clien
     new = response.location.rsplit("/", 1)[1]
     state = spy_state(app, new)
     assert state.to_play == BEN and state.setup.spies == (SpyPlace(4, Facing.LEFT), SpyPlace(8, Facing.LEFT))
+    assert "Rematch! Ben plays first." in text(page(client, new))
     assert f'href="/spy/{new}">Go to the rematch' in page(client, game_id)
 
     # the same form sent again (a double tap) finds the rematch made
