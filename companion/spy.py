@@ -29,6 +29,8 @@ def table_sizes(state) -> None:
         SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS),
         SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES,
         rematch_first_player=rules.rematch_first_player,
+        # drawn by spy/_turns.html, once per version of a game (companion/parts.py)
+        turn_log=turn_log,
     )
 
 
@@ -240,6 +242,14 @@ def _turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
     if state.winner is not None:
         sentences.append(say(N_("%(name)s wins!", name=names[state.winner])))
     return " ".join(sentences)
+
+
+def turn_log(state: rules.SpyState) -> list[tuple[int, str]]:
+    """Each turn so far, numbered, in the words the table was told when it was recorded."""
+    return [
+        (number, _turn_message(after, turn))
+        for number, (after, turn) in enumerate(zip(rules.after_each(state), state.turns, strict=True), start=1)
+    ]
 
 
 def _exposed_label(state: rules.SpyState, action: rules.SpyAction) -> str:

@@ -739,9 +739,11 @@ def test_exposing_the_last_target_says_so_once(client: FlaskClient) -> None:
         play(client, game_id, (look, "target"))
         if number < len(exposures):
             play(client, game_id, ("", None))
-    words = text(page(client, game_id))
-    assert "Ana exposed Ben's Top Secret 2: Ben is found out. Ana wins!" in words
-    assert words.count("Ben's Top Secret 2") == 1
+    html = page(client, game_id)
+    # the news of the last turn, and the same words in the turns so far
+    news = text(re.search(r'<div class="messages[^"]*"[^>]*>(.*?)</div>', html, re.S).group(1))
+    assert news == "Ana exposed Ben's Top Secret 2: Ben is found out. Ana wins!"
+    assert turn_log(html)[0] == ("7", news)
 
 
 def test_the_answers_to_a_tapped_card_are_by_that_card_with_the_button_that_records_them(client: FlaskClient) -> None:
@@ -875,3 +877,40 @@ def test_a_tracked_spy_rematch_asks_where_the_spies_stand_then_starts_once(clien
     again = client.post("/spy/new", data=placed)
     assert again.status_code == 303 and again.location.endswith(f"/spy/{new}")
     assert snapshot(app) == before
+
+
+# --- the turns so far --------------------------------------------------------------------
+
+
+def turn_log(html: str) -> list[tuple[str, str]]:
+    """The turn log's entries as the page lists them: (number, words)."""
+    found = re.search(r'<details class="card turn-log">(.*?)</details>', html, re.S)
+    if found is None:
+        return []
+    return [(number, text(words)) for number, words in re.findall(r'<li value="(\d+)">(.*?)</li>', found.group(1), re.S)]
+
+
+def test_the_turns_so_far_are_listed_latest_first_in_the_words_the_table_was_told(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client)
+    assert turn_log(page(client, game_id)) == []
+    play(client, game_id, ("1:3", "safe"), ("", None), ("0:2", "bomb"), ("1:1", "target"))
+    html = page(client, game_id)
+    assert "4 turns so far" in text(html)
+    assert turn_log(html) == [
+        ("4", "Ana exposed Ben's Safe 1."),
+        ("3", "Cy found one of Ana's bombs: tssss! It is lit."),
+        ("2", "Ben did not spy."),
+        ("1", "Ana spied on Ben: a Safe."),
+    ]
+
+    # a follower reads the same log; an undo takes the last turn out of it
+    from tests.test_following import watch_url
+
+    assert turn_log(client.get(watch_url(app, game_id)).get_data(as_text=True)) == turn_log(html)
+    assert client.post(f"/spy/{game_id}/undo", data={"number": "4"}).status_code == 303
+    assert [number for number, _ in turn_log(page(client, game_id))] == ["3", "2", "1"]
+
+
+def test_the_last_turn_in_the_log_names_the_winner(client: FlaskClient) -> None:
+    game_id = won_by_cy(client)
+    assert turn_log(page(client, game_id))[0] == ("5", "Ben found Cy's lit bomb and is blown up. Cy wins!")

@@ -879,3 +879,14 @@ def rematch(state: SpyState, first_player: str | None = None) -> Setup:
         if not 0 <= first < len(setup.players):
             raise RulesError.about("first_player", N_("The first player must be one of the players."))
     return replace(setup, first_player=first, spies=None)
+
+
+def after_each(state: SpyState) -> tuple[SpyState, ...]:
+    """The table as each of ``state``'s turns left it, first to last: what a turn revealed
+    (a target's name, a player found out, the winner) is read from the state after it."""
+    states = []
+    now = start(state.setup)
+    for turn in state.turns:
+        now = take(now, turn)
+        states.append(now)
+    return tuple(states)
