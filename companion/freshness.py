@@ -92,7 +92,7 @@ def _validator() -> tuple[tuple[str, ...], str] | None:
     if request.method not in ("GET", "HEAD") or watched is None or request.view_args is None:
         return None
     statement, argument = watched
-    rows = db.session.execute(statement, {"key": request.view_args[argument]} if argument else {}).all()
+    rows = db.session.connection().execute(statement, {"key": request.view_args[argument]} if argument else {}).all()
     if not rows:
         return None  # no such game (or none to list): the view says so
     shape = (
