@@ -106,7 +106,7 @@ def record_deal(game_id: str) -> Response:
     if refused is Outcome.REPEATED:
         return _after_write(game, ALREADY_RECORDED)
     if refused is Outcome.STALE:
-        return _changed_elsewhere(game, state, mode, form, _deal_number(posted_number))
+        return _changed_elsewhere(game, state, mode, form, service.posted_number(posted_number))
     if state.finished:
         message = N_("The game is over: no more deals. Undo the last deal to reopen it.")
         return render_game(game, state, mode=mode, message=message, status=409)
@@ -126,10 +126,6 @@ def record_deal(game_id: str) -> Response:
     if not written.done:
         return _changed_elsewhere(written.game, written.game.state(), mode, form, meant)
     return _after_write(written.game, _deal_message(new_state), mode)
-
-
-def _deal_number(text: str) -> int | None:
-    return int(text) if text.isdecimal() and len(text) <= 6 else None
 
 
 def _changed_elsewhere(game: Game, state: bs.GameState, mode: str, form: Mapping[str, str], meant: int | None) -> Response:

@@ -102,8 +102,7 @@ def record_round(game_id: str) -> Response:
 def _changed_elsewhere(game: Any, form: Mapping[str, str]) -> Response:
     """Another phone wrote this game first: say what it did, and keep what this phone typed."""
     state = state_of(game)
-    posted = form.get("number", "")
-    meant = int(posted) if posted.isdecimal() and len(posted) <= 6 else None
+    meant = service.posted_number(form.get("number", ""))
     message = CHANGED_ELSEWHERE
     # the round this phone meant is there now: another phone's, recorded first
     if meant is not None and len(state.entries) >= meant and isinstance(state.entries[meant - 1], sp.Round):

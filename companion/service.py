@@ -54,6 +54,12 @@ def _stored(model: Any, submission: str | None) -> bool:
     return bool(submission) and db.session.scalar(select(model.id).where(model.submission_id == submission)) is not None
 
 
+def posted_number(text: str) -> int | None:
+    """The number a page showed for the input it sends (a deal's, a round's), or None for
+    one no page shows: blank, not a whole number, 0, or longer than any game."""
+    return int(text) if text.isdecimal() and len(text) <= 6 and int(text) >= 1 else None
+
+
 def start(game: Game) -> Written:
     """Store a new game (a first game, an import of one, or nothing else)."""
     db.session.add(game)

@@ -700,3 +700,15 @@ def test_a_reload_at_the_address_a_refused_deal_was_posted_to_shows_its_game(cli
     assert client.get(f"/black-spy/{game_id}/undo").location == f"/black-spy/{game_id}"
     refused = client.put(f"/black-spy/{game_id}/deals")
     assert refused.status_code == 405 and "That address does not take this kind of request." in refused.get_data(as_text=True)
+
+
+def test_a_deal_sent_as_deal_0_is_refused_as_out_of_date_and_nothing_is_written(client: FlaskClient, app: Flask) -> None:
+    # no page shows a deal 0: a crafted form, or a page broken on the way
+    game_id = start_game(client)
+    assert post_points(client, game_id, [20, 15, 25, 0]).status_code == 303
+    before = snapshot(app)
+    response = post_points(client, game_id, [20, 15, 25, 0], number="0")
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert "Another phone changed this game just now" in html and "Deal 0" not in html
+    assert snapshot(app) == before

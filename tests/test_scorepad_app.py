@@ -245,3 +245,17 @@ def test_the_totals_are_listed_best_first_and_a_tie_shares_its_rank(client: Flas
     lowest = start_pad(client, name="Hearts", lowest_wins="yes")
     post_round(client, lowest, (10, 30, 20))
     assert [name for _, name, _ in standings(client, lowest)] == ["Ana", "Cy", "Ben"]
+
+
+def test_a_round_sent_as_round_0_is_refused_as_out_of_date_and_nothing_is_written(client: FlaskClient, app: Flask) -> None:
+    # no page shows a round 0: a crafted form, or a page broken on the way
+    for rounds in ((), ((1, 2, 3),)):
+        game_id = start_pad(client)
+        for points in rounds:
+            assert post_round(client, game_id, points).status_code == 303
+        before = snapshot(app)
+        response = post_round(client, game_id, (4, 5, 6), number="0")
+        assert response.status_code == 409
+        html = response.get_data(as_text=True)
+        assert "Another phone changed this game" in html and "Round 0" not in html
+        assert snapshot(app) == before
