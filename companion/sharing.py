@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import json
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -52,8 +53,12 @@ def follow_link(watch_id: str) -> FollowLink:
     can follow, and the panel says that.
     """
     url = url_for("watch.show", watch_id=watch_id, _external=True)
-    parts = urlsplit(url)
-    if not _names_this_device(parts.hostname or ""):
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return FollowLink(url, None)  # a Host header that names no address (``[::::]``): the link as asked
+    if not _names_this_device(host):
         return FollowLink(url, None)
     listens = current_app.config.get("LISTENS_ON")
     if listens is None:
@@ -64,7 +69,7 @@ def follow_link(watch_id: str) -> FollowLink:
             url,
             N_("No other phone can open this link: it leads each phone to itself, and this server listens on this device alone."),
         )
-    netloc = network if parts.port is None else f"{network}:{parts.port}"
+    netloc = network if port is None else f"{network}:{port}"
     note = N_(
         "The link uses this machine's address on the network, %(address)s, which the other phones can reach: the address this page is open at would lead each phone to itself.",
         address=network,
@@ -81,11 +86,21 @@ def _names_this_device(host: str) -> bool:
         return False
 
 
-@lru_cache(maxsize=1)
+# how long an address found is used: a laptop moved to another Wi-Fi names its new one soon after
+NETWORK_ADDRESS_SECONDS = 30.0
+# when the address was last looked up, and what was found
+_found: dict[str, tuple[float, str | None]] = {}
+
+
 def _network_address() -> str | None:
-    """This machine's first IPv4 address on its network, once per process: phones scan an IPv4 QR code best."""
-    found = [address for address in tls.lan_addresses() if ":" not in address]
-    return found[0] if found else None
+    """This machine's first IPv4 address on its network (phones scan an IPv4 QR code best),
+    looked up again once it is some seconds old."""
+    now = time.monotonic()
+    found = _found.get("address")
+    if found is None or now - found[0] > NETWORK_ADDRESS_SECONDS:
+        addresses = [address for address in tls.lan_addresses() if ":" not in address]
+        found = _found["address"] = (now, addresses[0] if addresses else None)
+    return found[1]
 
 
 def bgstats_play(game: Game, state: Any) -> dict:

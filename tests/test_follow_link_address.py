@@ -72,3 +72,25 @@ def test_a_server_listening_on_its_own_device_alone_says_no_other_phone_can_foll
 def test_where_it_is_not_known_what_the_server_listens_on_the_link_is_the_pages_own(listening: Flask) -> None:
     link, note = follow_panel(listening, ON_THIS_DEVICE)
     assert link.startswith(f"{ON_THIS_DEVICE}/watch/") and note is None
+
+
+@pytest.mark.parametrize("listening", ["0.0.0.0"], indirect=True)
+def test_a_host_header_that_names_no_address_gets_the_link_as_asked(listening: Flask) -> None:
+    # werkzeug lets "[::::]" through as a host, and urlsplit refuses it: the follow link (on
+    # every game page, and its QR code) must not take the page down with it. (The test
+    # client cannot send such a host: its own cookie handling splits the url first.)
+    with listening.test_request_context("/", headers={"Host": "[::::]"}):
+        link = sharing.follow_link("abc")
+    assert (link.url, link.note) == ("http://[::::]/watch/abc", None)
+
+
+def test_the_network_address_is_looked_up_again_once_it_is_old(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a laptop moved to another Wi-Fi: its follow link names the new address, without a restart
+    addresses = iter([["192.168.1.20"], ["10.0.0.7"]])
+    monkeypatch.setattr(sharing.tls, "lan_addresses", lambda: next(addresses))
+    monkeypatch.setattr(sharing, "_found", {})
+    clock = iter([100.0, 110.0, 100.0 + sharing.NETWORK_ADDRESS_SECONDS + 1])
+    monkeypatch.setattr(sharing.time, "monotonic", lambda: next(clock))
+    assert sharing._network_address() == "192.168.1.20"
+    assert sharing._network_address() == "192.168.1.20"
+    assert sharing._network_address() == "10.0.0.7"
