@@ -14,7 +14,7 @@ from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import htmx
 from .fragments import page_or_fragment
-from .games import MAX_ROWS, csv_download, json_download, new_game_page
+from .games import MAX_ROWS, REMATCH_REFUSED, csv_download, json_download, new_game_page, to_rematch
 from .i18n import say
 from .models import BLACK_SPY, Deal, Game, game_of_kind
 from .rules import N_, RulesError
@@ -288,7 +288,7 @@ def rematch(game_id: str) -> Response:
     """
     game = load(game_id)
     if game.rematch_id is not None:
-        return _to_rematch(game.rematch_id)
+        return to_rematch(game)
     state = game.state()
     pick = request.form.get("first_dealer")
     try:
@@ -300,18 +300,15 @@ def rematch(game_id: str) -> Response:
     )
     written = service.rematch(game, again)
     if not written.done:
-        return _to_rematch(written.game.rematch_id)
+        if written.game.rematch_id is not None:
+            return to_rematch(written.game)
+        return render_game(written.game, written.game.state(), message=REMATCH_REFUSED, status=409)
     first = setup.players[setup.first_dealer]
     if pick == bs.DRAW:
         flash(say(N_("The draw is made: %(name)s deals first.", name=first)))
     else:
         flash(say(N_("Rematch! %(name)s deals first.", name=first)))
     return redirect(url_for("black_spy.show", game_id=again.id), code=303)
-
-
-def _to_rematch(rematch_id: str | None) -> Response:
-    flash(say(N_("The rematch is already on: here it is.")))
-    return redirect(url_for("black_spy.show", game_id=rematch_id) if rematch_id else url_for("games.index"), code=303)
 
 
 # --- reading the deal form -----------------------------------------------------------

@@ -103,6 +103,15 @@ def new_game_page(
     return make_response(html, status)
 
 
+REMATCH_REFUSED = N_("Another phone changed this game just now; no rematch was started.")
+
+
+def to_rematch(game: Game) -> Response:
+    """A second tap on Rematch, or another phone's: the rematch already made, once."""
+    flash(say(N_("The rematch is already on: here it is.")))
+    return redirect(url_for(kinds.of(game).show, game_id=game.rematch_id), code=303)
+
+
 @bp.get("/export.json")
 def export_all() -> Response:
     """Download every game as one companion/1 file."""

@@ -12,7 +12,7 @@ from . import kinds, parts, scorepad_codec, service
 from .exchange import export_file
 from .extensions import db, htmx
 from .fragments import page_or_fragment
-from .games import csv_download, json_download, new_game_page
+from .games import REMATCH_REFUSED, csv_download, json_download, new_game_page, to_rematch
 from .i18n import say
 from .rules import N_, RulesError
 from .rules import scorepad as sp
@@ -222,7 +222,7 @@ def rematch(game_id: str) -> Response:
     """A new pad for the same game and players, once: a second tap finds it made."""
     game = load(game_id)
     if game.rematch_id is not None:
-        return _to_rematch(game.rematch_id)
+        return to_rematch(game)
     state = state_of(game)
     if not state.finished:
         return render_game(game, state, message=N_("The game is not over yet: a rematch starts once it has ended."), status=409)
@@ -230,14 +230,11 @@ def rematch(game_id: str) -> Response:
     db.session.add(pad)
     written = service.rematch(game, again)
     if not written.done:
-        return _to_rematch(written.game.rematch_id)
+        if written.game.rematch_id is not None:
+            return to_rematch(written.game)
+        return render_game(written.game, state_of(written.game), message=REMATCH_REFUSED, status=409)
     flash(say(N_("Rematch! A new pad for %(name)s.", name=pad.name)))
     return redirect(url_for("scorepad.show", game_id=again.id), code=303)
-
-
-def _to_rematch(rematch_id: str | None) -> Response:
-    flash(say(N_("The rematch is already on: here it is.")))
-    return redirect(url_for("scorepad.show", game_id=rematch_id) if rematch_id else url_for("games.index"), code=303)
 
 
 @bp.get("/<game_id>/export.json")

@@ -13,7 +13,7 @@ from . import kinds, parts, service, spy_codec
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
 from .fragments import page_or_fragment
-from .games import json_download, new_game_page
+from .games import REMATCH_REFUSED, json_download, new_game_page, to_rematch
 from .i18n import say
 from .models import SPY, Game, SpyTurn, game_of_kind
 from .rules import N_, RulesError
@@ -69,16 +69,18 @@ def create() -> Response | tuple[str, int]:
     except RulesError as error:
         return new_game_page(SPY, values=form, errors=error.errors, status=422)
     game = new_spy_game(setup)
-    earlier = _rematch_of(form.get("rematch_of", ""))
+    earlier = _rematch_of(form.get("rematch_of", ""), setup)
     if earlier is None:
         service.start(game)
     else:
         # a rematch whose Spies the table placed again on this form: started once, as any rematch
         if earlier.rematch_id is not None:
-            return _to_rematch(earlier.rematch_id)
+            return to_rematch(earlier)
         written = service.rematch(earlier, game)
         if not written.done:
-            return _to_rematch(written.game.rematch_id)
+            if written.game.rematch_id is not None:
+                return to_rematch(written.game)
+            return render_game(written.game, written.game.spy_state(), message=REMATCH_REFUSED, status=409)
     if chosen == "draw":
         flash(say(N_("The draw is made: %(name)s plays first.", name=setup.players[setup.first_player])))
     elif earlier is not None:
@@ -86,10 +88,16 @@ def create() -> Response | tuple[str, int]:
     return redirect(url_for("spy.show", game_id=game.id), code=303)
 
 
-def _rematch_of(game_id: str) -> Game | None:
-    """The finished Spy game a new game's form was opened as the rematch of, if any."""
+def _rematch_of(game_id: str, setup: rules.Setup) -> Game | None:
+    """The finished Spy game a new game's form was opened as the rematch of, if the form
+    still seats its players with their colours: a table that changed who plays starts a
+    game of its own."""
     earlier = db.session.get(Game, game_id[:64]) if game_id else None
-    return earlier if earlier is not None and earlier.kind == SPY and earlier.spy_state().finished else None
+    if earlier is None or earlier.kind != SPY:
+        return None
+    state = earlier.spy_state()
+    same_table = (state.setup.players, state.setup.colours) == (setup.players, setup.colours)
+    return earlier if state.finished and same_table else None
 
 
 @bp.post("/<game_id>/rematch")
@@ -101,7 +109,7 @@ def rematch(game_id: str) -> Response:
     """
     game = load(game_id)
     if game.rematch_id is not None:
-        return _to_rematch(game.rematch_id)
+        return to_rematch(game)
     state = game.spy_state()
     pick = request.form.get("first_player")
     try:
@@ -112,7 +120,9 @@ def rematch(game_id: str) -> Response:
         return new_game_page(SPY, values=_placing_again(game, setup, drawn=pick == rules.DRAW))
     written = service.rematch(game, new_spy_game(setup))
     if not written.done:
-        return _to_rematch(written.game.rematch_id)
+        if written.game.rematch_id is not None:
+            return to_rematch(written.game)
+        return render_game(written.game, written.game.spy_state(), message=REMATCH_REFUSED, status=409)
     first = setup.players[setup.first_player]
     if pick == rules.DRAW:
         flash(say(N_("The draw is made: %(name)s plays first.", name=first)))
@@ -129,11 +139,6 @@ def _placing_again(game: Game, setup: rules.Setup, drawn: bool) -> dict[str, str
         values[f"spy-player-{row}"] = name
         values[f"spy-colour-{row}"] = colour.value
     return values
-
-
-def _to_rematch(rematch_id: str | None) -> Response:
-    flash(say(N_("The rematch is already on: here it is.")))
-    return redirect(url_for("spy.show", game_id=rematch_id) if rematch_id else url_for("games.index"), code=303)
 
 
 def _int(text: str, field: str, message: str) -> int:

@@ -772,11 +772,10 @@ def test_without_javascript_the_answers_button_opens_the_page_at_the_answers(cli
 # --- the rematch ------------------------------------------------------------------------
 
 
-def won_by_cy(client: FlaskClient, first_player: int = ANA) -> str:
+def won_by_cy(client: FlaskClient) -> str:
     """A three-player game that Cy wins: Ana and Ben each spy on a bomb of Cy's twice."""
-    game_id = start_spy(client, first_player=first_player)
-    if first_player == ANA:
-        play(client, game_id, ("2:1", "bomb"), ("2:2", "bomb"), ("", None), ("2:1", None), ("2:2", None))
+    game_id = start_spy(client, first_player=ANA)
+    play(client, game_id, ("2:1", "bomb"), ("2:2", "bomb"), ("", None), ("2:1", None), ("2:2", None))
     return game_id
 
 
@@ -879,6 +878,30 @@ def test_a_tracked_spy_rematch_asks_where_the_spies_stand_then_starts_once(clien
     assert snapshot(app) == before
 
 
+def test_a_tracked_rematch_form_that_seats_someone_else_starts_a_game_of_its_own(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")), spies=[(1, "right"), (1, "right")])
+    play(client, game_id, ("1:6", "bomb"), ("", None), ("1:6", None))
+    form = {
+        "rematch_of": game_id,
+        "track": "1",
+        "first_player": "0",
+        "spy-player-0": "Ana",
+        "spy-colour-0": "green",
+        "spy-player-1": "Dee",
+        "spy-colour-1": "red",
+        "spy-slot-0": "1",
+        "spy-facing-0": "right",
+        "spy-slot-1": "1",
+        "spy-facing-1": "right",
+    }
+    response = client.post("/spy/new", data=form)
+    assert response.status_code == 303
+    new = response.location.rsplit("/", 1)[1]
+    assert spy_state(app, new).setup.players == ("Ana", "Dee")
+    assert "Rematch!" not in text(page(client, new))
+    assert "Go to the rematch" not in page(client, game_id)
+
+
 # --- the turns so far --------------------------------------------------------------------
 
 
@@ -914,3 +937,19 @@ def test_the_turns_so_far_are_listed_latest_first_in_the_words_the_table_was_tol
 def test_the_last_turn_in_the_log_names_the_winner(client: FlaskClient) -> None:
     game_id = won_by_cy(client)
     assert turn_log(page(client, game_id))[0] == ("5", "Ben found Cy's lit bomb and is blown up. Cy wins!")
+
+
+def test_a_rematch_that_loses_a_race_to_an_undo_says_so_and_starts_nothing(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # another phone undid the winning turn between this phone's look and its commit
+    from companion import service
+
+    game_id = won_by_cy(client)
+    lost = lambda game, again: service.Written(service.Outcome.CONFLICT, game)  # noqa: E731
+    monkeypatch.setattr(service, "rematch", lost)
+    before = snapshot(app)
+    response = client.post(f"/spy/{game_id}/rematch")
+    assert response.status_code == 409
+    assert "Another phone changed this game just now; no rematch was started." in text(response.get_data(as_text=True))
+    assert snapshot(app) == before
