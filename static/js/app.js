@@ -92,7 +92,9 @@
       if (type === "submit" && submitter) submitter.click();
       else if (type === "submit" && form.requestSubmit) form.requestSubmit();
       else if (type === "submit") form.submit();
-      else if (type === "click") element.click();
+      // a button that asks its form's hx-get address (a tracked Spy's "Show where the Spy
+      // looks") is asked as a choice is: clicked, it would put the form's token in the address
+      else if (type === "click" && !(element.matches("button") && element.hasAttribute("hx-get"))) element.click();
       else if (element.hasAttribute("hx-get")) {
         const address = new URL(element.getAttribute("hx-get"), location.href);
         // the form's token and id stay out of an address kept in the phone's history, and

@@ -193,3 +193,24 @@ def test_without_htmx_a_tapped_spy_card_still_shows_its_answers(bare_phone: Page
     # opened at the answers, as htmx's swap shows them, with no token or form id in the address
     expect(phone).to_have_url(re.compile(r"look=1%3A3.*#spy-answers$"))
     assert "csrf_token" not in phone.url and "submission" not in phone.url
+
+
+def test_without_htmx_showing_where_a_tracked_spy_looks_keeps_the_form_token_out_of_the_address(
+    bare_phone: Page, server: Server
+) -> None:
+    phone = bare_phone
+    phone.goto(f"{server.url}/new?game=spy")
+    for row, name in enumerate(("Ana", "Ben")):
+        phone.get_by_label(f"Player {row + 1} name").fill(name)
+    phone.locator("input[name=first_player][value='0']").check()
+    phone.get_by_text("Mirror helper (optional)").click()
+    phone.get_by_label("Track the Spies").check()
+    phone.get_by_role("button", name="Start the game").click()
+    phone.wait_for_url(re.compile(r"/spy/[A-Za-z0-9]+$"))
+    refuse_htmx(phone)
+    phone.reload()
+    phone.get_by_label("Places moved").fill("2")
+    phone.get_by_role("button", name="Show where the Spy looks").click()
+    expect(phone).to_have_url(re.compile(r"steps=2"))
+    assert "csrf_token" not in phone.url and "submission" not in phone.url
+    expect(phone.locator(".mirror-hint")).to_contain_text("Ana's Spy looks at")
