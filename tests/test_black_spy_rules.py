@@ -567,10 +567,28 @@ def test_a_high_black_nobody_else_took_goes_to_the_player_who_gets_the_rest():
 def test_an_untouched_cards_form_is_refused_not_read_as_the_rest_taking_every_card():
     with pytest.raises(RulesError) as caught:
         parse_cards(players(3), {"black_spies-0": " ", "high-8": ""}, rest=0)
-    assert caught.value.errors == {"black_spies-1": "Nothing is counted yet: enter the cards Ben took (0 if none)."}
-    # one zero typed is a count: the rest took everything, which is a shoot the table meant
-    cards = parse_cards(players(3), {"black_spies-1": "0"}, rest=0)
+    assert caught.value.errors == {
+        "black_spies-1": "Enter the cards Ben took (0 if none).",
+        "black_spies-2": "Enter the cards Cy took (0 if none).",
+    }
+    # a zero typed for each is a count: the rest took everything, which is a shoot the table meant
+    cards = parse_cards(players(3), {"black_spies-1": "0", "low_blacks-2": "0"}, rest=0)
     assert cards[0] == Cards(black_spies=6, low_blacks=6, high_blacks=frozenset(HIGH_BLACKS), coloured_spies=4)
+
+
+def test_a_player_row_left_blank_is_refused_not_read_as_nothing_taken():
+    # the table filled Ana and Ben and skipped Cy: blank, Cy's cards would go to the rest
+    form = {"black_spies-0": "2", "low_blacks-0": "1", "black_spies-1": "1", "coloured_spies-1": "0"}
+    with pytest.raises(RulesError) as caught:
+        parse_cards(players(4), form, rest=3)
+    assert caught.value.errors == {"black_spies-2": "Enter the cards Cy took (0 if none)."}
+    # a black 8-11 taken is a count of its own: a row with no box typed but a high black is filled in
+    cards = parse_cards(players(4), {**form, "high-9": "2"}, rest=3)
+    assert cards[2] == Cards(black_spies=0, low_blacks=0, high_blacks=frozenset({9}), coloured_spies=0)
+    # with nobody for the rest, every row is the table's to fill, and a blank one is refused the same
+    with pytest.raises(RulesError) as caught:
+        parse_cards(players(3), {"black_spies-0": "6", "black_spies-1": "0"}, rest=None)
+    assert caught.value.errors["black_spies-2"] == "Enter the cards Cy took (0 if none)."
 
 
 def test_a_high_black_given_to_a_seat_that_is_not_at_the_table_is_refused():
@@ -899,6 +917,7 @@ def test_a_classic_deal_by_cards_needs_no_coloured_spies():
 
 def test_a_classic_deal_by_cards_ignores_coloured_spies_sent_anyway():
     form = {"black_spies-0": "6", "low_blacks-0": "6", "coloured_spies-0": "3", "high-8": "0", "high-9": "0", "high-10": "0", "high-11": "0"}
+    form.update({"black_spies-1": "0", "black_spies-2": "0"})
     cards = parse_cards(players(3), form, rest=None, rules=CLASSIC)
     assert cards[0].coloured_spies == 0
     check_cards(CLASSIC, players(3), cards)

@@ -72,12 +72,14 @@ def test_the_checks_sentences_for_counted_cards_are_the_ones_the_rules_say() -> 
 
     assert cards({"black_spies-0": "x"}, 3)["black_spies-0"] == fill(say["count_not_a_number"]["black_spies"], name="Ana")
     assert cards({"low_blacks-1": "7"}, 3)["low_blacks-1"] == fill(say["count_out_of_range"]["low_blacks"], name="Ben")
-    assert cards({"black_spies-0": "4", "black_spies-1": "3"}, 3)["black_spies-total"] == fill(
+    assert cards({"black_spies-0": "4", "black_spies-1": "3", "black_spies-2": "0"}, 3)["black_spies-total"] == fill(
         say["others_took"]["black_spies"], taken=7
     )
     assert cards({}, None)["high-8"] == str(say["high_untaken"]["8"])
-    assert cards({}, 0) == {"black_spies-1": fill(say["nothing_counted"], name="Ben")}
+    assert cards({}, 0) == {f"black_spies-{seat}": fill(say["row_blank"], name=PLAYERS[seat]) for seat in (1, 2, 3)}
+    assert cards({"black_spies-1": "1", "low_blacks-3": "0"}, 0) == {"black_spies-2": fill(say["row_blank"], name="Cy")}
     every_high = {f"high-{card}": "0" for card in bs.HIGH_BLACKS}
-    taken = bs.parse_cards(PLAYERS, {**every_high, "black_spies-0": "5"}, None, rules=bs.STANDARD)
+    zeros = {f"black_spies-{seat}": "0" for seat in (1, 2, 3)}
+    taken = bs.parse_cards(PLAYERS, {**every_high, **zeros, "black_spies-0": "5"}, None, rules=bs.STANDARD)
     checked = refusal(lambda: bs.check_cards(bs.STANDARD, PLAYERS, taken))
     assert checked["black_spies-total"] == fill(say["deck_count"]["black_spies"], total=5)

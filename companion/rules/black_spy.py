@@ -656,17 +656,18 @@ def parse_cards(
     counts: list[dict[str, int]] = []
     asked = rules.card_counts
     others = [seat for seat in range(len(players)) if seat != rest]
-    if (
-        rest is not None
-        and others
-        and not any((form.get(f"{key}-{seat}") or "").strip() for key, _, _ in asked for seat in others)
-        and not any((form.get(f"high-{card}") or "").strip() for card in HIGH_BLACKS)
-    ):
-        # an untouched form would give the rest every card, a shoot nobody counted: a slip,
-        # never a deal (a table that means it types the others' zeros)
-        first = others[0]
-        field = f"{asked[0][0]}-{first}" if asked else f"high-{HIGH_BLACKS[0]}"
-        raise RulesError.about(field, _nothing_counted(players[first]))
+    if asked:
+        # a row left blank is a row missed, not a player who took nothing: blank, its
+        # player would count 0 and the rest would get their cards (an untouched form, every
+        # card: a shoot nobody counted). A table types a player's zeros, as it gives a 0 by
+        # points; a high black taken is a count too
+        for seat in others:
+            typed = any((form.get(f"{key}-{seat}") or "").strip() for key, _, _ in asked)
+            if not typed and not any((form.get(f"high-{card}") or "").strip() == str(seat) for card in HIGH_BLACKS):
+                errors[f"{asked[0][0]}-{seat}"] = _row_blank(players[seat])
+    elif rest is not None and others and not any((form.get(f"high-{card}") or "").strip() for card in HIGH_BLACKS):
+        # only the high blacks are scored: an untouched form would give the rest all of them
+        raise RulesError.about(f"high-{HIGH_BLACKS[0]}", _nothing_counted(players[others[0]]))
     for seat, name in enumerate(players):
         row = {key: 0 for key, _, _ in CARD_COUNTS}
         for key, most, label in asked:
@@ -756,6 +757,10 @@ def _count_not_a_number(name: str, label: str, most: int) -> Message:
 
 def _count_out_of_range(name: str, label: str, most: int) -> Message:
     return N_("%(name)s: %(cards)s must be from 0 to %(most)s.", name=name, cards=label, most=most)
+
+
+def _row_blank(name: str) -> Message:
+    return N_("Enter the cards %(name)s took (0 if none).", name=name)
 
 
 def _nothing_counted(name: str) -> Message:
@@ -1069,5 +1074,6 @@ def deal_checks(rules: RuleSet, players: Sequence[str]) -> dict[str, object]:
             "deck_count": {key: _deck_count(label, most, "{total}") for key, (most, label) in labels.items()},
             "high_untaken": {str(card): _high_untaken(card) for card in HIGH_BLACKS},
             "nothing_counted": _nothing_counted("{name}"),
+            "row_blank": _row_blank("{name}"),
         },
     }

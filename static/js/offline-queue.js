@@ -288,13 +288,20 @@
     const chosen = form.querySelector("input[name=rest]:checked");
     const rest = chosen && chosen.value !== "none" ? Number(chosen.value) : null;
     const totals = {};
-    // an untouched form would give the rest every card: the rules refuse it (parse_cards)
+    // a row left blank is a row missed, not a player who took nothing; with only the high
+    // blacks scored, an untouched form would give the rest all of them (parse_cards)
     const others = checks.players.map((name, seat) => seat).filter((seat) => seat !== rest);
-    const counted = others.some((seat) => checks.counts.some(([key]) => (form.elements[`${key}-${seat}`].value || "").trim() !== ""))
-      || checks.high_blacks.some((card) => form.querySelector(`input[name="high-${card}"]:checked`));
-    if (rest !== null && others.length && !counted) {
-      const field = checks.counts.length ? `${checks.counts[0][0]}-${others[0]}` : `high-${checks.high_blacks[0]}`;
-      return {errors: {[field]: fill(say.nothing_counted, {name: checks.players[others[0]]})}};
+    const highTaken = (seat) => checks.high_blacks.some((card) => {
+      const taken = form.querySelector(`input[name="high-${card}"]:checked`);
+      return taken && (seat === null || taken.value === String(seat));
+    });
+    if (checks.counts.length) {
+      others.forEach((seat) => {
+        const typed = checks.counts.some(([key]) => (form.elements[`${key}-${seat}`].value || "").trim() !== "");
+        if (!typed && !highTaken(seat)) errors[`${checks.counts[0][0]}-${seat}`] = fill(say.row_blank, {name: checks.players[seat]});
+      });
+    } else if (rest !== null && others.length && !highTaken(null)) {
+      return {errors: {[`high-${checks.high_blacks[0]}`]: fill(say.nothing_counted, {name: checks.players[others[0]]})}};
     }
     checks.players.forEach((name, seat) => {
       checks.counts.forEach(([key, most]) => {

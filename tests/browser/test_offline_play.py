@@ -269,13 +269,23 @@ def too_many_black_spies(page: Page) -> None:
     page.locator("tr[data-seat='3'] label.tap").click()
     page.locator("#black_spies-0").fill("4")
     page.locator("#black_spies-1").fill("3")
+    page.locator("#black_spies-2").fill("0")
 
 
 def every_count_typed_but_short(page: Page) -> None:
     page.locator("label.dealer-pick").click()
     page.locator("#black_spies-0").fill("5")
     page.locator("#low_blacks-2").fill("9")
+    page.locator("#black_spies-1").fill("0")
+    page.locator("#black_spies-3").fill("0")
     page.locator("fieldset[data-high='8'] label.chip", has_text="Ana").click()
+
+
+def a_row_left_blank(page: Page) -> None:
+    """Ana's and Ben's cards typed, Cy's row skipped: blank, Cy's cards would go to the rest."""
+    page.locator("tr[data-seat='3'] label.tap").click()
+    page.locator("#black_spies-0").fill("2")
+    page.locator("#low_blacks-1").fill("3")
 
 
 def nothing_counted(page: Page) -> None:
@@ -285,8 +295,8 @@ def nothing_counted(page: Page) -> None:
 @pytest.mark.parametrize("language", ["en", "es"])
 @pytest.mark.parametrize(
     "counts",
-    [too_many_black_spies, every_count_typed_but_short, nothing_counted],
-    ids=["more than the deck", "short of the deck", "nothing counted"],
+    [too_many_black_spies, every_count_typed_but_short, nothing_counted, a_row_left_blank],
+    ids=["more than the deck", "short of the deck", "nothing counted", "a row left blank"],
 )
 def test_cards_the_rules_refuse_are_refused_offline_in_the_words_used_online(
     browser: Browser, untouched: str, language: str, counts: Callable[[Page], None]
@@ -295,6 +305,8 @@ def test_cards_the_rules_refuse_are_refused_offline_in_the_words_used_online(
     page = context.new_page()
     page.goto(f"{untouched}?mode=cards")
     online = refusal(page, counts)
+    if (counts, language) == (a_row_left_blank, "en"):
+        assert online == ["Enter the cards Cy took (0 if none)."]
     page.goto(f"{untouched}?mode=cards")
     context.set_offline(True)
     assert refusal(page, counts) == online
