@@ -505,6 +505,32 @@
     event.stopImmediatePropagation();
   }, true);
 
+  // an answer htmx does not swap in (a server fault, an expired form, too many tries) is
+  // said above the page, in the server's own words when its error page has them, so that
+  // a tap on Record never ends in silence. A server that cannot be reached, or a proxy
+  // answering for one that is gone (502, 504), is offline.js's: the deal waits on the phone
+  document.addEventListener("htmx:responseError", (event) => {
+    const xhr = event.detail.xhr;
+    const notice = document.getElementById("busy");
+    if (!notice || [502, 504].includes(xhr.status)) return;
+    let words = "";
+    try {
+      const page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      const said = page.querySelector(".error-card h1");
+      words = said ? said.textContent.trim() : "";
+    } catch (error) { /* not a page: the sentence below says it */ }
+    notice.textContent = words || (document.body.dataset.failed || "").replace("{code}", String(xhr.status));
+    notice.className = "messages busy refused failed";
+    notice.setAttribute("role", "alert");
+    notice.hidden = false;
+    notice.scrollIntoView({block: "nearest"});
+  });
+  // the next answer shown clears it
+  document.addEventListener("htmx:afterSwap", () => {
+    const notice = document.getElementById("busy");
+    if (notice && notice.classList.contains("failed")) notice.hidden = true;
+  });
+
   // a swap brings the game as it is now
   document.addEventListener("htmx:afterSettle", () => {
     const note = document.querySelector("[data-changed-elsewhere]");
