@@ -41,6 +41,8 @@ def qr_svg_file(text: str) -> bytes:
 class FollowLink:
     url: str
     note: Message | None  # why the link is not the address this page was opened at, or why it fails
+    # False when no other phone can open it: its QR code would only lead a friend's phone astray
+    reachable: bool = True
 
 
 def follow_link(watch_id: str) -> FollowLink:
@@ -68,6 +70,7 @@ def follow_link(watch_id: str) -> FollowLink:
         return FollowLink(
             url,
             N_("No other phone can open this link: it leads each phone to itself, and this server listens on this device alone."),
+            reachable=False,
         )
     netloc = network if port is None else f"{network}:{port}"
     note = N_(

@@ -36,10 +36,18 @@ def listening(database_url: str, monkeypatch: pytest.MonkeyPatch, request: pytes
 
 def follow_panel(app: Flask, opened_at: str) -> tuple[str, str | None]:
     """The follow link a game page opened at ``opened_at`` shows, and its note."""
+    link, note, _ = follow_panel_with_qr(app, opened_at)
+    return link, note
+
+
+def follow_panel_with_qr(app: Flask, opened_at: str) -> tuple[str, str | None, bool]:
+    """The same, and whether the panel shows the link's QR code."""
     client = app.test_client()
     game_id = start_game(client)
     html = client.get(f"/black-spy/{game_id}", base_url=opened_at).get_data(as_text=True)
-    return re.search(r'<p class="link"><a href="([^"]+)"', html).group(1), said(html, "follow-address")
+    panel = html.split('<details class="card follow">', 1)[1].split("</details>", 1)[0]
+    link = re.search(r'<p class="link"><a href="([^"]+)"', html).group(1)
+    return link, said(html, "follow-address"), "/qr.svg" in panel
 
 
 @pytest.mark.parametrize("listening", ["0.0.0.0"], indirect=True)
@@ -63,9 +71,12 @@ def test_opened_on_the_servers_own_device_the_link_names_its_address_on_the_netw
 
 @pytest.mark.parametrize("listening", ["127.0.0.1"], indirect=True)
 def test_a_server_listening_on_its_own_device_alone_says_no_other_phone_can_follow(listening: Flask) -> None:
-    link, note = follow_panel(listening, ON_THIS_DEVICE)
+    link, note, qr = follow_panel_with_qr(listening, ON_THIS_DEVICE)
     assert link.startswith(f"{ON_THIS_DEVICE}/watch/")
     assert note == "No other phone can open this link: it leads each phone to itself, and this server listens on this device alone."
+    # a QR code a friend's phone would scan only to be led to itself is not drawn
+    assert not qr
+    assert follow_panel_with_qr(listening, "http://phone.example:8000")[2]
 
 
 @pytest.mark.parametrize("listening", [None], indirect=True)
