@@ -936,7 +936,19 @@ def test_the_turns_so_far_are_listed_latest_first_in_the_words_the_table_was_tol
 
 def test_the_last_turn_in_the_log_names_the_winner(client: FlaskClient) -> None:
     game_id = won_by_cy(client)
-    assert turn_log(page(client, game_id))[0] == ("5", "Ben found Cy's lit bomb and is blown up. Cy wins!")
+    html = page(client, game_id)
+    assert turn_log(html)[0] == ("5", "Ben found Cy's lit bomb and is blown up. Cy wins!")
+    assert "5 turns played" in text(html) and "so far" not in text(html)
+
+
+def test_once_the_game_is_won_the_winners_base_has_no_next_target(client: FlaskClient) -> None:
+    game_id = start_spy(client)
+    assert "Next target: Safe 1" in text(base_section(page(client, game_id), CY))
+    # the card looked at may be the base's own Spy: said as the news of that turn says it
+    assert "Ana looked at Cy's Spy: nothing revealed." in text(base_section(page(client, game_id), CY))
+    play(client, game_id, ("2:1", "bomb"), ("2:2", "bomb"), ("", None), ("2:1", None), ("2:2", None))
+    winner = text(base_section(page(client, game_id), CY))
+    assert "Next target" not in winner and "0 of 2 bombs unlit" in winner
 
 
 def test_a_rematch_that_loses_a_race_to_an_undo_says_so_and_starts_nothing(
