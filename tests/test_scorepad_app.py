@@ -76,7 +76,11 @@ def test_a_round_with_a_blank_or_a_fraction_is_refused_whole(client: FlaskClient
     refused = fraction.get_data(as_text=True)
     # the fraction's sentence names its player, as the table reads it away from the box
     assert fraction.status_code == 422 and "Ben: &#39;2.5&#39; is not a whole number." in refused
-    assert refused.count("Points are a whole number from") == 1
+    assert refused.count("Cy: points are a whole number from -1,000,000 to 1,000,000.") == 1
+    # a number past the bound names its player too, and a doubled sign is no number at all
+    huge = post_round(client, game_id, ("1000001", "--5", 3)).get_data(as_text=True)
+    assert "Ana: points are a whole number from -1,000,000 to 1,000,000." in huge
+    assert "Ben: &#39;--5&#39; is not a whole number." in huge
     assert snapshot(app) == before
 
 

@@ -188,15 +188,16 @@ def points_from_form(setup: Setup, form: Mapping[str, str]) -> tuple[int, ...]:
     for seat, name in enumerate(setup.players):
         text = form.get(f"points-{seat}", "")
         try:
-            points.append(parse_points(text))
+            value = parse_points(text)
+            if not -MAX_POINTS <= value <= MAX_POINTS:
+                errors[f"points-{seat}"] = _out_of_bounds(name)
+            points.append(value)
         except ValueError:
             cleaned = (text or "").strip()
             if not cleaned:
                 errors[f"points-{seat}"] = N_("Give %(name)s's points, 0 if none.", name=name)
-            elif cleaned.lstrip("+-\u2212").isdecimal():
-                errors[f"points-{seat}"] = N_(
-                    "Points are a whole number from %(least)s to %(most)s.", least=-MAX_POINTS, most=MAX_POINTS
-                )
+            elif (cleaned[:1] in ("+", "-", "\u2212") and cleaned[1:].isdecimal()) or cleaned.isdecimal():
+                errors[f"points-{seat}"] = _out_of_bounds(name)
             else:
                 errors[f"points-{seat}"] = N_("%(name)s: %(text)s is not a whole number.", name=name, text=repr(cleaned[:20]))
     if errors:
@@ -204,13 +205,17 @@ def points_from_form(setup: Setup, form: Mapping[str, str]) -> tuple[int, ...]:
     return tuple(points)
 
 
+def _out_of_bounds(name: str) -> Message:
+    return N_("%(name)s: points are a whole number from %(least)s to %(most)s.", name=name, least=-MAX_POINTS, most=MAX_POINTS)
+
+
 def check_round(setup: Setup, points: Sequence[int]) -> Round:
     """A round with a whole number for every player, none beyond the pad's bound."""
     if len(points) != setup.size:
         raise RulesError(N_("A round gives points to every player."))
     errors = {
-        f"points-{seat}": N_("Points are a whole number from %(least)s to %(most)s.", least=-MAX_POINTS, most=MAX_POINTS)
-        for seat, value in enumerate(points)
+        f"points-{seat}": _out_of_bounds(name)
+        for seat, (name, value) in enumerate(zip(setup.players, points, strict=True))
         if isinstance(value, bool) or not isinstance(value, int) or not -MAX_POINTS <= value <= MAX_POINTS
     }
     if errors:
