@@ -414,6 +414,8 @@
     await put(entry);
     const said = words(game);
     news = [fill(said.saved, {number: formatted(entry.number)})];
+    // the server's last news ("Deal 1 recorded.") is old now: this one is the news
+    game.querySelectorAll(":scope > .messages").forEach((old) => { old.hidden = true; });
     await reread();
     if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
     game.querySelector(".offline-status").scrollIntoView({block: "start"});
