@@ -397,6 +397,8 @@ def deal_form_context(
             "counts": dict(rules.card_values),
             "high": {str(card): points for card, points in rules.high_black_points.items()},
             "black": [key for key in bs.BLACK_COUNTS if key in rules.card_values],
+            # once one player's cards hold every black one, the points shown are the shoot's
+            "shoot": bs.shoot_scores(rules, len(state.setup.players)),
         },
         # numbers another phone beat this one to are kept on screen, with a way to drop them
         "kept": kept,

@@ -445,10 +445,14 @@ def test_the_cards_form_carries_the_rule_sets_card_values_for_the_running_points
         "counts": {"black_spies": 10, "low_blacks": 1, "coloured_spies": -5},
         "high": {"8": 2, "9": 3, "10": 4, "11": 5},
         "black": ["black_spies", "low_blacks"],
+        "shoot": [[0, 60, 60, 60], [60, 0, 60, 60], [60, 60, 0, 60], [60, 60, 60, 0]],
     }
     classic = client.get(f"/black-spy/{start_game(client, preset='classic')}?mode=cards").get_data(as_text=True)
     values = json.loads(markup.unescape(re.search(r"data-card-values='([^']*)'", classic).group(1)))
     assert values["counts"] == {"black_spies": 10, "low_blacks": 1}
+    # with the shoot rule off, all the black cards score as counted
+    off = client.get(f"/black-spy/{start_game(client, shoot_rule='off')}?mode=cards").get_data(as_text=True)
+    assert json.loads(markup.unescape(re.search(r"data-card-values='([^']*)'", off).group(1)))["shoot"] == []
 
 
 def test_a_shoot_typed_as_final_scores_is_told_how_a_shoot_is_entered_and_nothing_is_saved(client: FlaskClient, app: Flask) -> None:

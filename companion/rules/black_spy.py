@@ -427,6 +427,18 @@ def _shoot_scores(rules: RuleSet, players: int, shooter: int) -> tuple[int, ...]
     return tuple(SHOOTER_SCORE if seat == shooter else rules.deal_total for seat in range(players))
 
 
+def shoot_scores(rules: RuleSet, players: int) -> tuple[tuple[int, ...], ...]:
+    """Each seat's shoot as the deal's scores, seat by seat (none where the shoot rule is
+    off): what a page shows once the cards typed give one player every black card.
+
+    >>> shoot_scores(STANDARD, 3)
+    ((0, 60, 60), (60, 0, 60), (60, 60, 0))
+    """
+    if not rules.shoot_rule:
+        return ()
+    return tuple(_shoot_scores(rules, players, seat) for seat in range(players))
+
+
 def score_deal(rules: RuleSet, players: Sequence[str], entry: DealEntry) -> DealScore:
     """Check one deal's entry and score it.
 

@@ -318,6 +318,10 @@
       if (typed && readable && blacks === blackCards) allBlacks = seat;
     });
     form.querySelectorAll("[data-shoot-note]").forEach((note) => { note.hidden = note.dataset.shootNote !== allBlacks; });
+    // a shoot scores as the rules have it (0 for the taker, the deal's total for the rest),
+    // not as the cards count: the line shows what will be recorded
+    const shoot = allBlacks !== null && values.shoot && values.shoot[Number(allBlacks)];
+    if (shoot) shoot.forEach((points, seat) => { form.querySelector(`output[data-points-for="${seat}"]`).textContent = String(points); });
   }
 
   // a refused deal's message goes as soon as its box (or a box it is about) changes

@@ -264,8 +264,13 @@ def test_all_sixteen_black_cards_counted_say_it_is_a_shoot_before_recording(phon
     for card in (8, 9, 10, 11):
         phone.locator(f"fieldset[data-high='{card}'] label.chip", has_text="Ana").click()
     expect(note).to_be_visible()
+    # the points line shows the shoot's scores, the ones the deal will be recorded with
+    points = [phone.locator(f"output[data-points-for='{seat}']") for seat in range(4)]
+    for output, value in zip(points, ("0", "60", "60", "60"), strict=True):
+        expect(output).to_have_text(value)
     phone.locator("#low_blacks-0").fill("5")
     expect(note).to_be_hidden()
+    expect(points[0]).to_have_text("79")
 
 
 def test_numbers_another_phone_beat_stay_on_screen_to_record_as_the_next_deal(browser: Browser, phone: Page, server: Server) -> None:
