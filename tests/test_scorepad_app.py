@@ -263,3 +263,15 @@ def test_a_round_sent_as_round_0_is_refused_as_out_of_date_and_nothing_is_writte
         html = response.get_data(as_text=True)
         assert "Another phone changed this game" in html and "Round 0" not in html
         assert snapshot(app) == before
+
+
+def test_the_rounds_table_says_what_its_cells_hold_and_that_a_round_number_changes_it(client: FlaskClient, app: Flask) -> None:
+    game_id = start_pad(client)
+    assert post_round(client, game_id, (1, 2, 3)).status_code == 303
+    html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    assert "Each cell: the round's points, and below it the running total. Tap a round number to change it." in html
+    # a follower's copy changes nothing: it is not told to tap
+    from tests.test_following import watch_url
+
+    followed = client.get(watch_url(app, game_id)).get_data(as_text=True)
+    assert "Each cell: the round's points" in followed and "Tap a round number" not in followed
