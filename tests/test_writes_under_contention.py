@@ -184,12 +184,31 @@ def test_a_deal_holds_the_write_lock_until_its_commit_and_renders_its_answer_wit
         if statement.startswith("BEGIN"):
             begun.append(statement)
 
+    # while the answer is rendered, another writer (a second table) can take the lock at once
+    from flask import before_render_template
+
+    others_could_write: list[bool] = []
+
+    def another_writer(_app: Flask, **_extra: object) -> None:
+        other = sqlite3.connect(make_url(sqlite_url).database, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+            others_could_write.append(True)
+        except sqlite3.OperationalError:
+            others_could_write.append(False)
+        finally:
+            other.close()
+
     event.listen(engine, "before_cursor_execute", note)
+    before_render_template.connect(another_writer, app)
     try:
         response = post_points(client, game_id, [20, 15, 25, 0], htmx=True)
     finally:
         event.remove(engine, "before_cursor_execute", note)
+        before_render_template.disconnect(another_writer, app)
     assert response.status_code == 200 and "Deal 1 recorded." in response.get_data(as_text=True)
     # the write's own transaction takes the lock; the fragment after the commit shows the
     # objects as written, and whatever it still reads, it reads as a reader
     assert begun[0] == "BEGIN IMMEDIATE" and all(statement == "BEGIN" for statement in begun[1:]), begun
+    assert others_could_write and all(others_could_write), others_could_write
