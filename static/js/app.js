@@ -50,6 +50,16 @@
   }
   // for offline-queue.js, which swaps the game in itself once the queue is sent
   window.companionHtmx = load;
+
+  // the button that sent a form: Safari before 15.4 has no event.submitter, but a press
+  // (or Enter in a box, which presses the form's first button) comes as a click first
+  const pressed = new WeakMap();
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button, input[type=submit]");
+    if (button && button.form && button.type === "submit") pressed.set(button.form, button);
+  }, true);
+  // offline.js keeps it with a deal it holds (a shoot's answer is the button pressed)
+  window.companionSubmitter = (event) => (event.submitter === undefined ? pressed.get(event.target) || null : event.submitter);
   if (!source) return;
 
   // the first touch brings htmx; if it could not (no network, a portal), a touch a few
@@ -70,14 +80,6 @@
     if (element.matches("input, select, textarea")) return "change";
     return "click";
   }
-
-  // the button that sent a form: Safari before 15.4 has no event.submitter, but a press
-  // (or Enter in a box, which presses the form's first button) comes as a click first
-  const pressed = new WeakMap();
-  document.addEventListener("click", (event) => {
-    const button = event.target.closest && event.target.closest("button, input[type=submit]");
-    if (button && button.form && button.type === "submit") pressed.set(button.form, button);
-  }, true);
 
   // without htmx, what the browser would do with no JavaScript at all, after the question
   // htmx would have asked: a form or link goes as it is; a choice htmx sends as it is

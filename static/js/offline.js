@@ -12,7 +12,10 @@
   const full = () => window.companionLoadScript(script.dataset.queue, () => window.companionOffline);
   const later = (work) => full().then(work, () => {});
 
-  document.addEventListener("submit", (event) => { submitters.set(event.target, event.submitter); }, true);
+  // app.js knows the button pressed where the browser does not say (Safari before 15.4)
+  document.addEventListener("submit", (event) => {
+    submitters.set(event.target, window.companionSubmitter ? window.companionSubmitter(event) : event.submitter);
+  }, true);
 
   document.addEventListener("htmx:confirm", (event) => {
     const detail = event.detail;

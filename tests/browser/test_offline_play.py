@@ -441,3 +441,23 @@ def test_with_no_page_open_the_service_worker_sends_what_waits_by_background_syn
     expect(blank.locator(".deals tbody tr")).to_have_count(2)
     expect(blank.locator(".offline-status")).to_be_hidden()
     context.close()
+
+
+def test_on_a_safari_that_cannot_tell_the_button_a_shoot_answered_offline_keeps_its_answer(
+    browser: Browser, server: Server
+) -> None:
+    # Safari before 15.4 has no SubmitEvent.submitter: the shoot's answer is the button pressed
+    context = phone_context(browser)
+    context.add_init_script('Object.defineProperty(SubmitEvent.prototype, "submitter", {get() { return undefined; }});')
+    page = context.new_page()
+    game = new_game(page, server.url)
+    page.goto(game)
+    context.set_offline(True)
+    shoot = {"Ana": 70, "Ben": -5, "Cy": -5, "Dee": 0}
+    record(page, 1, shoot)
+    page.get_by_role("button", name="Yes: 0 for Ana, 60 for everyone else").click()
+    expect(status(page)).to_contain_text("Deal 1 is saved on this phone")
+    context.set_offline(False)
+    expect(status(page)).to_contain_text("1 deal saved on this phone is now recorded.")
+    assert exported(game)["deals"] == [{"raw": shoot, "shooter": "Ana"}]
+    context.close()
