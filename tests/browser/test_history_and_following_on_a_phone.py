@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.browsing import Server, enter_points, new_game, phone_context
+from tests.browser.browsing import Server, enter_points, free_port, new_game, phone_context
+from tests.databases import Databases
 
 
 def finished_and_going(page: Page, server: Server) -> tuple[str, str]:
@@ -54,10 +58,19 @@ def test_without_javascript_the_history_filter_has_its_button(browser: Browser, 
     context.close()
 
 
-def test_the_follow_panels_qr_code_loads_when_opened_and_sits_in_the_middle(phone: Page, server: Server) -> None:
+@pytest.fixture
+def on_the_network(tmp_path: Path, databases: Databases) -> Iterator[Server]:
+    """A server as `make serve` runs it, listening on every address (the test still reaches
+    it on loopback alone): its follow link is one other phones can open, with a QR code."""
+    running = Server(tmp_path / "instance", free_port(), databases.empty(), options=("--host", "0.0.0.0")).start()
+    yield running
+    running.stop()
+
+
+def test_the_follow_panels_qr_code_loads_when_opened_and_sits_in_the_middle(phone: Page, on_the_network: Server) -> None:
     asked: list[str] = []
     phone.on("request", lambda request: asked.append(request.url))
-    new_game(phone, server.url)
+    new_game(phone, on_the_network.url)
     phone.wait_for_load_state("networkidle")
     # a game page's first load goes without the code: it is fetched when the panel opens
     assert not [url for url in asked if url.endswith("/qr.svg")], asked
