@@ -105,7 +105,9 @@ def standings() -> list[Standing]:
 def players() -> str:
     """List the players the companion knows with their figures, most recent first."""
     listed = standings()
-    return render_template("history/players.html", standings=listed, spy=any(row.spy_games for row in listed))
+    # the kinds that count their own games for this list (the score pad), where any were played
+    more = [(kind, counts) for kind in kinds.every() if kind.player_counts and (counts := kind.player_counts())]
+    return render_template("history/players.html", standings=listed, spy=any(row.spy_games for row in listed), more=more)
 
 
 @bp.get("/players/<int:player_id>")

@@ -77,6 +77,9 @@ class GameKind:
     # a player's figures in finished games of this kind over a period, for the player's
     # page (its <folder>/_player_stats.html shows them); None when the page says it already
     player_stats: Callable[[int, Any], Any] | None = None
+    # every player's finished games and wins of this kind, by player id, for the list of
+    # players; None when the list counts them already
+    player_counts: Callable[[], Mapping[int, tuple[int, int]]] | None = None
     # the game as BG Stats names it ({"name", "bggId", "highestWins"}); the kind's name if none
     bgstats: Callable[[Game, Any], dict[str, Any]] | None = None
     # the folder of its templates, named after the kind unless it says otherwise

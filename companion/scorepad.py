@@ -16,7 +16,17 @@ from .games import REMATCH_REFUSED, csv_download, json_download, new_game_page, 
 from .i18n import say
 from .rules import N_, RulesError
 from .rules import scorepad as sp
-from .scorepad_models import SCOREPAD, Scorepad, ScorepadEntry, new_scorepad_game, pad_of, player_stats, setup_of, state_of
+from .scorepad_models import (
+    SCOREPAD,
+    Scorepad,
+    ScorepadEntry,
+    new_scorepad_game,
+    pad_of,
+    player_counts,
+    player_stats,
+    setup_of,
+    state_of,
+)
 from .service import Outcome
 
 bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
@@ -312,6 +322,7 @@ KIND = kinds.GameKind(
     rows=scorepad_codec.rows,
     live=live_context,
     player_stats=player_stats,
+    player_counts=player_counts,
     # no BoardGameGeek id: BG Stats matches the game by the name the table gave it
     bgstats=lambda game, state: {"name": pad_of(game).name, "highestWins": not state.setup.lowest_wins},
 )

@@ -110,3 +110,20 @@ def player_stats(player_id: int, period: Any) -> list[tuple[str, int, int]]:
         .order_by(func.count().desc(), Scorepad.name)
     ).all()
     return [(name, int(games), int(wins)) for name, games, wins in rows]
+
+
+def player_counts() -> dict[int, tuple[int, int]]:
+    """Every player's finished pads and pads won (a shared win counts), by player id: one
+    query for the list of players."""
+    from sqlalchemy import case, func, select
+
+    from .models import Seat
+
+    rows = db.session.execute(
+        select(Seat.player_id, func.count(), func.coalesce(func.sum(case((Seat.won.is_(True), 1), else_=0)), 0))
+        .join(Scorepad, Scorepad.game_id == Seat.game_id)
+        .join(Game, Game.id == Seat.game_id)
+        .where(Game.finished.is_(True))
+        .group_by(Seat.player_id)
+    ).all()
+    return {player_id: (int(games), int(wins)) for player_id, games, wins in rows}

@@ -998,3 +998,21 @@ def test_followers_of_a_finished_game_are_shown_the_way_to_its_rematch(client: F
         again_watch = db.session.scalar(select(Game.watch_id).where(Game.id == again))
     html = client.get(f"/watch/{watch}", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert f'href="/watch/{again_watch}"' in html and "The table started a rematch: follow it" in html
+
+
+def test_the_players_page_counts_finished_score_pads_once_any_is_played(client: FlaskClient, app: Flask) -> None:
+    from tests.test_scorepad_app import post_round, start_pad
+
+    start_game(client, names=("Ana", "Ben", "Cy"))
+    game_id = start_pad(client, players=("Ana", "Ben", "Jo"))
+    post_round(client, game_id, (10, 30, 40))
+    # a pad not over yet counts for nobody
+    assert ">Score pad</th>" not in get_html(client, "/players")
+    page = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    number = re.search(r'action="/scorepad/\w+/end".*?name="number" value="(\d+)"', page, re.S).group(1)
+    assert client.post(f"/scorepad/{game_id}/end", data={"number": number}).status_code == 303
+    players = get_html(client, "/players")
+    assert '<th scope="colgroup" colspan="2">Score pad</th>' in players
+    shown = {row[0]: row[-2:] for row in standings_shown(players)}
+    # the highest total wins a pad by default: Jo, who plays no Black Spy, is listed with it
+    assert shown == {"Ana": ("1", "0"), "Ben": ("1", "0"), "Cy": ("0", "0"), "Jo": ("1", "1")}
