@@ -14,7 +14,7 @@ from .charts import score_chart
 from .exchange import HouseRules, csv_text, export_file, new_black_spy_game
 from .extensions import htmx
 from .fragments import page_or_fragment
-from .games import MAX_ROWS, REMATCH_REFUSED, csv_download, json_download, new_game_page, to_rematch
+from .games import MAX_ROWS, csv_download, json_download, lost_rematch, new_game_page, to_rematch
 from .i18n import say
 from .models import BLACK_SPY, Deal, Game, game_of_kind
 from .rules import N_, RulesError
@@ -300,9 +300,7 @@ def rematch(game_id: str) -> Response:
     )
     written = service.rematch(game, again)
     if not written.done:
-        if written.game.rematch_id is not None:
-            return to_rematch(written.game)
-        return render_game(written.game, written.game.state(), message=REMATCH_REFUSED, status=409)
+        return lost_rematch(written.game, lambda now, message: render_game(now, now.state(), message=message, status=409))
     first = setup.players[setup.first_dealer]
     if pick == bs.DRAW:
         flash(say(N_("The draw is made: %(name)s deals first.", name=first)))

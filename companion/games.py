@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
@@ -110,6 +110,14 @@ def to_rematch(game: Game) -> Response:
     """A second tap on Rematch, or another phone's: the rematch already made, once."""
     flash(say(N_("The rematch is already on: here it is.")))
     return redirect(url_for(kinds.of(game).show, game_id=game.rematch_id), code=303)
+
+
+def lost_rematch(game: Game, show: Callable[[Game, Message], Response]) -> Response:
+    """A rematch another phone's write beat (``game`` as it is now): the rematch that phone
+    made, or else the game ``show``n with the news that none was started."""
+    if game.rematch_id is not None:
+        return to_rematch(game)
+    return show(game, REMATCH_REFUSED)
 
 
 @bp.get("/export.json")

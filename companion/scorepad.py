@@ -12,7 +12,7 @@ from . import kinds, parts, scorepad_codec, service
 from .exchange import export_file
 from .extensions import db, htmx
 from .fragments import page_or_fragment
-from .games import REMATCH_REFUSED, csv_download, json_download, new_game_page, to_rematch
+from .games import csv_download, json_download, lost_rematch, new_game_page, to_rematch
 from .i18n import say
 from .rules import N_, RulesError
 from .rules import scorepad as sp
@@ -240,9 +240,7 @@ def rematch(game_id: str) -> Response:
     db.session.add(pad)
     written = service.rematch(game, again)
     if not written.done:
-        if written.game.rematch_id is not None:
-            return to_rematch(written.game)
-        return render_game(written.game, state_of(written.game), message=REMATCH_REFUSED, status=409)
+        return lost_rematch(written.game, lambda now, message: render_game(now, state_of(now), message=message, status=409))
     flash(say(N_("Rematch! A new pad for %(name)s.", name=pad.name)))
     return redirect(url_for("scorepad.show", game_id=again.id), code=303)
 

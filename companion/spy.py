@@ -13,7 +13,7 @@ from . import kinds, parts, service, spy_codec
 from .exchange import export_file, new_spy_game
 from .extensions import db, htmx
 from .fragments import page_or_fragment
-from .games import REMATCH_REFUSED, json_download, new_game_page, to_rematch
+from .games import json_download, lost_rematch, new_game_page, to_rematch
 from .i18n import say
 from .models import SPY, Game, SpyTurn, game_of_kind
 from .rules import N_, RulesError
@@ -78,9 +78,7 @@ def create() -> Response | tuple[str, int]:
             return to_rematch(earlier)
         written = service.rematch(earlier, game)
         if not written.done:
-            if written.game.rematch_id is not None:
-                return to_rematch(written.game)
-            return render_game(written.game, written.game.spy_state(), message=REMATCH_REFUSED, status=409)
+            return lost_rematch(written.game, _refused_rematch)
     if chosen == "draw":
         flash(say(N_("The draw is made: %(name)s plays first.", name=setup.players[setup.first_player])))
     elif earlier is not None:
@@ -120,15 +118,17 @@ def rematch(game_id: str) -> Response:
         return new_game_page(SPY, values=_placing_again(game, setup, drawn=pick == rules.DRAW))
     written = service.rematch(game, new_spy_game(setup))
     if not written.done:
-        if written.game.rematch_id is not None:
-            return to_rematch(written.game)
-        return render_game(written.game, written.game.spy_state(), message=REMATCH_REFUSED, status=409)
+        return lost_rematch(written.game, _refused_rematch)
     first = setup.players[setup.first_player]
     if pick == rules.DRAW:
         flash(say(N_("The draw is made: %(name)s plays first.", name=first)))
     else:
         flash(say(N_("Rematch! %(name)s plays first.", name=first)))
     return redirect(url_for("spy.show", game_id=written.game.id), code=303)
+
+
+def _refused_rematch(game: Game, message: str) -> Response:
+    return render_game(game, game.spy_state(), message=message, status=409)
 
 
 def _placing_again(game: Game, setup: rules.Setup, drawn: bool) -> dict[str, str]:
