@@ -301,8 +301,13 @@
     const typed = [...form.querySelectorAll("input.count")].some((input) => !input.readOnly && input.value.trim() !== "")
       || form.querySelector("fieldset[data-high] input:checked") !== null;
     let allBlacks = null;
+    // a row left blank (not the rest's) is a row still to fill: the rules refuse it, so it
+    // shows no points yet rather than a 0 the deal would never be recorded with
+    const blank = new Set();
     form.querySelectorAll("tr[data-seat]").forEach((row) => {
       const seat = row.dataset.seat;
+      const picked = form.querySelector(`fieldset[data-high] input[value="${seat}"]:checked`);
+      if (seat !== rest && !picked && [...row.querySelectorAll("input.count")].every((input) => input.value.trim() === "")) blank.add(seat);
       let points = 0;
       let blacks = 0;
       let readable = true;
@@ -316,14 +321,18 @@
       Object.entries(takers).forEach(([card, taker]) => {
         if (taker === seat) { points += values.high[card]; blacks += 1; }
       });
-      form.querySelector(`output[data-points-for="${seat}"]`).textContent = !typed ? "–" : readable ? String(points) : "…";
+      form.querySelector(`output[data-points-for="${seat}"]`).textContent = !typed || blank.has(seat) ? "–" : readable ? String(points) : "…";
       if (typed && readable && blacks === blackCards) allBlacks = seat;
     });
     form.querySelectorAll("[data-shoot-note]").forEach((note) => { note.hidden = note.dataset.shootNote !== allBlacks; });
     // a shoot scores as the rules have it (0 for the taker, the deal's total for the rest),
     // not as the cards count: the line shows what will be recorded
     const shoot = allBlacks !== null && values.shoot && values.shoot[Number(allBlacks)];
-    if (shoot) shoot.forEach((points, seat) => { form.querySelector(`output[data-points-for="${seat}"]`).textContent = String(points); });
+    if (shoot) {
+      shoot.forEach((points, seat) => {
+        if (!blank.has(String(seat))) form.querySelector(`output[data-points-for="${seat}"]`).textContent = String(points);
+      });
+    }
   }
 
   // a refused deal's message goes as soon as its box (or a box it is about) changes

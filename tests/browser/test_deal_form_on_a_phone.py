@@ -221,8 +221,11 @@ def test_counting_cards_shows_each_players_points_and_where_the_rest_goes(phone:
       return range.getClientRects().length;
     }"""
     assert phone.locator(".cards-table thead th").nth(2).evaluate(lines_of_the_range) == 1
-    for field, value in {"black_spies-0": 2, "low_blacks-0": 3, "coloured_spies-0": 1, "black_spies-1": 1, "coloured_spies-2": 2}.items():
+    for field, value in {"black_spies-0": 2, "low_blacks-0": 3, "coloured_spies-0": 1, "black_spies-1": 1}.items():
         phone.locator(f"#{field}").fill(str(value))
+    # Cy's row is still blank: a row to fill (the rules would refuse it), not a 0
+    expect(phone.locator("output[data-points-for='2']")).to_have_text("–")
+    phone.locator("#coloured_spies-2").fill("2")
 
     # ana 2x10 + 3 - 5, ben 10, cy -10; dee the rest: 3x10 + 3 - 5 and all four high blacks (14)
     expect(phone.locator("output[data-points-for='3']")).to_have_text("42")
@@ -259,6 +262,9 @@ def test_all_sixteen_black_cards_counted_say_it_is_a_shoot_before_recording(phon
     phone.get_by_label("Dee gets the rest").check()
     phone.locator("#black_spies-0").fill("6")
     phone.locator("#low_blacks-0").fill("6")
+    # the others took none: their zeros typed, as the rules want every row filled
+    phone.locator("#black_spies-1").fill("0")
+    phone.locator("#black_spies-2").fill("0")
     note = phone.get_by_text("Ana took all 16 black cards: 0 for them, 60 for everyone else.")
     expect(note).to_be_hidden()
     for card in (8, 9, 10, 11):
