@@ -73,6 +73,7 @@ P99_LIMIT = 0.200
 TABLES_BUDGET = 30.0
 APP = "companion.wsgi:app"
 FACTORY = "companion:create_app"
+ASGI_FACTORY = "companion.asgi:served"
 
 CHEROOT_RUNNER = """
 import sys
@@ -113,6 +114,18 @@ def _granian(workers: int):  # noqa: ANN202
     return command
 
 
+def _granian_asgi(workers: int):  # noqa: ANN202
+    """granian as `companion serve` runs it: ASGI in front, the body read before a thread
+    runs the Flask app (companion/asgi.py), ``threads`` of them per worker."""
+    def command(port: int, threads: int, factory: bool) -> list[str]:
+        return [
+            "env", f"COMPANION_THREADS={threads}",
+            str(BIN / "granian"), "--interface", "asgi", "--host", HOST, "--port", str(port),
+            "--workers", str(workers), "--no-ws", "--no-access-log", "--factory", ASGI_FACTORY,
+        ]
+    return command
+
+
 def _gunicorn(port: int, threads: int, factory: bool) -> list[str]:
     return [
         str(BIN / "gunicorn"), "-k", "gthread", "--threads", str(threads), "-w", "1", "-b", f"{HOST}:{port}",
@@ -130,6 +143,8 @@ CANDIDATES = {
     "waitress": Candidate("waitress", "waitress", _waitress),
     "granian": Candidate("granian", "granian", _granian(1)),
     "granian-w2": Candidate("granian-w2", "granian", _granian(2)),
+    "granian-asgi": Candidate("granian-asgi", "granian", _granian_asgi(1)),
+    "granian-asgi-w2": Candidate("granian-asgi-w2", "granian", _granian_asgi(2)),
     "gunicorn": Candidate("gunicorn", "gunicorn", _gunicorn),
     "cheroot": Candidate("cheroot", "cheroot", _cheroot),
 }
@@ -495,8 +510,13 @@ def getter(port: int, path: str):  # noqa: ANN201
     return work
 
 
-async def idle_lockout(port: int, count: int, wait: float) -> tuple[str, float, str]:
-    """Hold ``count`` silent connections, then time GET / on a new one."""
+# what a stalled upload sends: a POST's headers and the first bytes of a body it never finishes
+STALLED_UPLOAD = (b"POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                  b"Content-Length: 1000\r\n\r\nfile=abcde")
+
+
+async def idle_lockout(port: int, count: int, wait: float, says: bytes = b"") -> tuple[str, float, str]:
+    """Hold ``count`` connections that say ``says`` and then nothing, then time GET / on a new one."""
     idle: list[socket.socket] = []
     refused = 0
     for _ in range(count):
@@ -508,6 +528,12 @@ async def idle_lockout(port: int, count: int, wait: float) -> tuple[str, float, 
             continue
         idle.append(sock)
     await asyncio.sleep(1.0)  # time for the server to accept them all
+    if says:
+        for sock in idle:
+            sock.setblocking(True)
+            sock.sendall(says)
+            sock.setblocking(False)
+        await asyncio.sleep(0.5)
     start = time.perf_counter()
     try:
         status = await answer_of(port, "/", wait)
@@ -614,6 +640,8 @@ class Row:
     idle: str = ""
     idle_seconds: float = 0.0
     idle_note: str = ""
+    stalled: str = ""
+    stalled_note: str = ""
     tables: str = "-"
     setup: float = 0.0
     setup_refusals: str = ""
@@ -670,6 +698,8 @@ async def measure(port: int, args: argparse.Namespace, row: Row) -> None:
 
     row.idle, row.idle_seconds, row.idle_note = await idle_lockout(port, args.idle, args.idle_wait)
     print(f"    idle-{args.idle}: GET / answered in {row.idle} ({row.idle_note})", flush=True)
+    row.stalled, _, row.stalled_note = await idle_lockout(port, args.idle, args.idle_wait, STALLED_UPLOAD)
+    print(f"    stalled-{args.idle}: GET / answered in {row.stalled} ({row.stalled_note})", flush=True)
     if not args.no_tables:
         # the silent connections are gone; a server that locked out needs a moment to notice
         deadline = time.monotonic() + args.idle_wait
@@ -711,8 +741,8 @@ def report(rows: list[Row], args: argparse.Namespace, factory: bool, started: fl
     base = next((row for row in rows if row.name == "waitress" and not row.failed), None)
     head = "req/s p50 ms p99 ms  ×wt"
     print(f"\n{'':<11}|{'static css':^27}|{'30-deal game page':^27}|{'deal POST (htmx)':^27}|"
-          f" {'idle-' + str(args.idle) + ': GET /':<22}| {'tables':>6} | {'client':>6}")
-    print(f"{'server':<11}| {head} | {head} | {head} | {'answer time':<22}| {'held':>6} | {'CPU s':>6}")
+          f" {'idle-' + str(args.idle) + ': GET /':<22}| {'stalled-' + str(args.idle) + ': GET /':<22}| {'tables':>6} | {'client':>6}")
+    print(f"{'server':<11}| {head} | {head} | {head} | {'answer time':<22}| {'answer time':<22}| {'held':>6} | {'CPU s':>6}")
     print("-" * 140)
     for row in rows:
         if row.failed:
@@ -723,7 +753,7 @@ def report(rows: list[Row], args: argparse.Namespace, factory: bool, started: fl
             figure = row.figures.get(key)
             cells.append(figure.cells(base.figures.get(key) if base else None) if figure else " " * 26)
         errors = sum(figure.errors for figure in row.figures.values())
-        print(f"{row.name:<11}| " + " | ".join(cells) + f" | {row.idle:<22}| {row.tables:>6} | {row.cpu:>6.1f}"
+        print(f"{row.name:<11}| " + " | ".join(cells) + f" | {row.idle:<22}| {row.stalled:<22}| {row.tables:>6} | {row.cpu:>6.1f}"
               + (f"  ({errors} errors)" if errors else ""))
     print("-" * 140)
     print("×wt: requests per second as a multiple of waitress's in this run. p50/p99: milliseconds per request.")

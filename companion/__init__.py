@@ -21,12 +21,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(paths.TEMPLATES),
         static_folder=str(paths.STATIC),
     )
+    from .errors import refuse_unreadable
     from .i18n import say
 
+    # first of all: a body the server refused to wait for (companion/asgi.py), or an address
+    # no page has, reaches no other check (the form token's would call it a form that expired)
+    app.before_request(refuse_unreadable)
     # before anything builds the jinja environment: every rules message a template prints
     # ({{ errors.total }}, {{ message }}) is said in the reader's language
     app.jinja_options = {**app.jinja_options, "finalize": say}
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    paths.private_folder(Path(app.instance_path))
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL", f"sqlite:///{Path(app.instance_path) / 'companion.sqlite3'}"),
         # static urls carry a content hash, so a year of caching never serves stale css

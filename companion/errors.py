@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, make_response, redirect, render_template, request
+from flask import Flask, Response, abort, make_response, redirect, render_template, request
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DataError, OperationalError, StatementError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, SecurityError
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
 
+from .asgi import refused_status
 from .extensions import db, htmx
 from .models import is_busy
 from .rules import N_
@@ -17,9 +18,37 @@ MESSAGES = {
     400: N_("The companion could not read that request."),
     404: N_("There is nothing here. The game may have been deleted, or the link is incomplete."),
     405: N_("That address does not take this kind of request."),
+    408: N_("What was sent stopped arriving before it was complete, so nothing was saved. Try again."),
     413: N_("That upload is too large."),
     429: N_("Too many tries. Wait a minute and try again."),
 }
+
+
+def refuse_unreadable() -> None:
+    """Refuse, before anything reads it, a request whose body the server would not wait for
+    or found too large, and an address with a NUL character, which no page has (and which
+    PostgreSQL cannot even be asked about)."""
+    status = refused_status(request.environ)
+    if status is not None:
+        abort(status)
+    if "\x00" in request.path:
+        abort(404)
+
+
+def _holds_nul(error: StatementError) -> bool:
+    return "NUL" in str(error.orig) or any("\x00" in str(value) for value in _parameters(error.params))
+
+
+def _parameters(params: object) -> list[object]:
+    if isinstance(params, dict):
+        return list(params.values())
+    if isinstance(params, list | tuple):
+        return (
+            [value for item in params for value in _parameters(item)]
+            if params and isinstance(params[0], dict | list | tuple)
+            else list(params)
+        )
+    return []
 
 
 def init_app(app: Flask) -> None:
@@ -52,6 +81,16 @@ def init_app(app: Flask) -> None:
             response = make_response(render_template("error.html", code=503, message=message), 503)
         response.headers["Retry-After"] = "2"
         return response
+
+    @app.errorhandler(DataError)
+    def unstorable(error: DataError) -> tuple[str, int]:
+        # a NUL character in a form or query value that reached PostgreSQL (SQLite stores it,
+        # and finds nothing): no game holds one, so nothing was found and nothing written
+        if not _holds_nul(error):
+            raise error
+        db.session.rollback()
+        message = N_("The companion could not read that request: it holds a character no game can store. Nothing was saved.")
+        return render_template("error.html", code=422, message=message), 422
 
     @app.errorhandler(MethodNotAllowed)
     def only_posted(error: MethodNotAllowed) -> BaseResponse | tuple[str, int]:

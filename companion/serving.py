@@ -21,10 +21,12 @@ import time
 import segno
 
 from . import tls
+from .asgi import THREADS
 
-# the app as granian imports it in each worker
-TARGET = "companion.wsgi:app"
-# set for the processes this one starts: they end when it does (see companion.wsgi)
+# the app as granian builds it in each worker: Flask behind an ASGI front that reads a
+# request's body before a thread is given to it (companion/asgi.py)
+TARGET = "companion.asgi:served"
+# set for the processes this one starts: they end when it does (see companion.asgi)
 DIE_WITH_PARENT = "COMPANION_DIE_WITH_PARENT"
 _PR_SET_PDEATHSIG = 1
 
@@ -117,14 +119,15 @@ def open_files_for_connections() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def granian_command(host: str, port: int, threads: int, workers: int, material: tls.Material | None) -> list[str]:
+def granian_command(host: str, port: int, workers: int, material: tls.Material | None) -> list[str]:
     """One granian listener: plain when material is None, TLS with the server certificate otherwise."""
     command = [
         sys.executable,
         "-m",
         "granian",
         "--interface",
-        "wsgi",
+        "asgi",
+        "--factory",
         "--host",
         host,
         "--port",
@@ -135,8 +138,8 @@ def granian_command(host: str, port: int, threads: int, workers: int, material: 
         # this long, so a stopped server frees its port promptly
         "--workers-kill-timeout",
         "3",
-        "--blocking-threads",
-        str(threads),
+        # the table's pages use no websockets
+        "--no-ws",
         # every phone at a table keeps its connection open between polls, and a granian
         # worker serves at most `backpressure` connections at once (its default, backlog
         # 1024 / workers, let about 170 tables in): a club's evening needs many more
@@ -149,7 +152,16 @@ def granian_command(host: str, port: int, threads: int, workers: int, material: 
         "--no-access-log",
     ]
     if material is not None:
-        command += ["--ssl-certificate", str(material.cert), "--ssl-keyfile", str(material.key)]
+        # TLS 1.2 too, for the phones that still sit at card tables (Android before 10, iOS
+        # before 12.2); rustls speaks it with forward-secret AEAD suites only (AES-GCM, ChaCha20)
+        command += [
+            "--ssl-certificate",
+            str(material.cert),
+            "--ssl-keyfile",
+            str(material.key),
+            "--ssl-protocol-min",
+            "tls1.2",
+        ]
     return [*command, TARGET]
 
 
@@ -157,15 +169,15 @@ def run(
     instance: str, host: str, port: int, secure: int | None, material: tls.Material | None, threads: int = 2, workers: int = 1
 ) -> int:
     """Serve until interrupted or a listener fails; the exit status of the first to end."""
-    env = {**os.environ, "COMPANION_INSTANCE": str(instance), DIE_WITH_PARENT: "1"}
+    env = {**os.environ, "COMPANION_INSTANCE": str(instance), DIE_WITH_PARENT: "1", THREADS: str(threads)}
     if secure is not None:
         env["COMPANION_SECURE_PORT"] = str(secure)
     else:
         env.pop("COMPANION_SECURE_PORT", None)
     open_files_for_connections()
-    commands = [granian_command(host, port, threads, workers, None)]
+    commands = [granian_command(host, port, workers, None)]
     if secure is not None and material is not None:
-        commands.append(granian_command(host, secure, threads, workers, material))
+        commands.append(granian_command(host, secure, workers, material))
     # preexec_fn is unsafe only in a process with threads; this supervisor starts none
     children = [subprocess.Popen(command, env=env, preexec_fn=die_with_parent) for command in commands]  # noqa: PLW1509
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import os
 import random
+import re
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 
@@ -110,3 +115,49 @@ class Server:
                     time.sleep(0.1)
             except OSError:
                 return
+
+
+class Phone:
+    """One phone's browser: its own cookies, no redirects followed."""
+
+    def __init__(self, base: str, context: ssl.SSLContext | None = None) -> None:
+        self.base = base
+        self.jar = jar = http.cookiejar.CookieJar()
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):
+                return None
+
+        handlers: list[urllib.request.BaseHandler] = [urllib.request.HTTPCookieProcessor(jar), NoRedirect()]
+        if context is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=context))
+        self.opener = urllib.request.build_opener(*handlers)
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=30) as response:
+            return response.read().decode()
+
+    def post(self, path: str, form: dict[str, str]) -> tuple[int, str, str]:
+        data = urllib.parse.urlencode(form).encode()
+        # a browser names the page a form came from; over https the form token's check asks for it
+        request = urllib.request.Request(self.base + path, data=data, headers={"Referer": self.base + path})
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, response.headers.get("Location", ""), response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Location", ""), error.read().decode()
+
+    def token(self, path: str) -> str:
+        return re.search(r'name="csrf_token" value="([^"]+)"', self.get(path)).group(1)
+
+    def start_game(self, end_value: str = "") -> str:
+        form = {"csrf_token": self.token("/new"), "first_dealer": "0", "end_value": end_value}
+        form.update({f"player-{row}": name for row, name in enumerate(["Ana", "Ben", "Cy", "Dee"])})
+        status, location, _ = self.post("/black-spy/new", form)
+        assert status == 303
+        return location.rsplit("/", 1)[1]
+
+    def deal_form(self, game: str, points: list[int], number: int) -> dict[str, str]:
+        form = {"csrf_token": self.token(f"/black-spy/{game}"), "mode": "points", "number": str(number)}
+        form.update({f"points-{seat}": str(value) for seat, value in enumerate(points)})
+        return form

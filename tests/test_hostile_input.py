@@ -245,3 +245,51 @@ def test_history_parameters_too_large_for_the_database_show_the_first_page(clien
     for query in ({"page": "9" * 25}, {"player": "9" * 25}, {"page": str(2**40)}, {"player": str(-(2**40))}):
         response = client.get("/history", query_string=query)
         assert response.status_code == 200, query
+
+
+# fields whose value a write looks up or stores as it is, with no rule of the game to read it first
+LOOKED_UP = ("submission", "rematch_of", "number", "version", "next", "csrf_token", "lang", "mode", "rest", "shoot", "look", "answer")
+
+
+def test_a_nul_character_anywhere_is_not_found_or_refused_and_never_a_fault(app: Flask, client: FlaskClient, games: dict[str, str]) -> None:
+    """PostgreSQL cannot be asked about a text with a NUL character in it; SQLite can. Either
+    way a NUL in an address is a page that is not there, and one in a form or a query is
+    refused or finds nothing, with nothing written."""
+    from companion.extensions import db
+    from companion.models import Game
+
+    with app.app_context():
+        watch = db.session.get(Game, games["black-spy"]).watch_id
+    before = snapshot(app)
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static" or not rule.arguments:
+            continue
+        kind = "spy" if rule.rule.startswith("/spy") else "black-spy"
+        real = {"game_id": games[kind], "watch_id": watch, "number": "1", "player_id": "1"}
+        for method in sorted({"GET", "POST"} & set(rule.methods or ())):
+            for name in rule.arguments:
+                url = fill(rule.rule, {key: real.get(key, "x") + ("%00" if key == name else "") for key in rule.arguments})
+                response = client.open(url, method=method, data={"name": "x"} if method == "POST" else None)
+                assert response.status_code == 404, (method, url, response.status_code)
+    assert snapshot(app) == before
+    deal = {"mode": "points", "points-0": "20", "points-1": "15", "points-2": "25", "points-3": "0"}
+    for rule, arguments in post_routes(app):
+        kind = "spy" if rule.startswith("/spy") else "black-spy"
+        url = fill(rule, {name: {"game_id": games[kind], "number": "1", "player_id": "1"}[name] for name in arguments})
+        for field in LOOKED_UP:
+            response = client.post(url, data={**deal, field: "ab\x00cd"})
+            assert response.status_code < 500, (url, field)
+            if response.status_code >= 400:
+                assert snapshot(app) == before, (url, field)
+            before = snapshot(app)
+        everything = {field: "x\x00" for field in FIELDS}
+        assert client.post(url, data=everything).status_code < 500, url
+        before = snapshot(app)
+    for rule in app.url_map.iter_rules():
+        if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
+            continue
+        kind = "spy" if rule.rule.startswith("/spy") else "black-spy"
+        url = fill(rule.rule, {"game_id": games[kind], "watch_id": watch, "number": "1", "player_id": "1", "filename": "css/app.css"})
+        response = client.get(url, query_string={name: "a\x00b" for name in QUERY_NAMES})
+        assert response.status_code < 500, url
+    assert snapshot(app) == before

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import http.cookiejar
 import json
 import re
 import sqlite3
 import threading
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,48 +13,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from tests.databases import Databases
-from tests.servers import Server, free_port
-
-
-class Phone:
-    """One phone's browser: its own cookies, no redirects followed."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-        jar = http.cookiejar.CookieJar()
-
-        class NoRedirect(urllib.request.HTTPRedirectHandler):
-            def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003
-                return None
-
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect())
-
-    def get(self, path: str) -> str:
-        with self.opener.open(self.base + path, timeout=30) as response:
-            return response.read().decode()
-
-    def post(self, path: str, form: dict[str, str]) -> tuple[int, str, str]:
-        data = urllib.parse.urlencode(form).encode()
-        try:
-            with self.opener.open(self.base + path, data=data, timeout=30) as response:
-                return response.status, response.headers.get("Location", ""), response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.headers.get("Location", ""), error.read().decode()
-
-    def token(self, path: str) -> str:
-        return re.search(r'name="csrf_token" value="([^"]+)"', self.get(path)).group(1)
-
-    def start_game(self, end_value: str = "") -> str:
-        form = {"csrf_token": self.token("/new"), "first_dealer": "0", "end_value": end_value}
-        form.update({f"player-{row}": name for row, name in enumerate(["Ana", "Ben", "Cy", "Dee"])})
-        status, location, _ = self.post("/black-spy/new", form)
-        assert status == 303
-        return location.rsplit("/", 1)[1]
-
-    def deal_form(self, game: str, points: list[int], number: int) -> dict[str, str]:
-        form = {"csrf_token": self.token(f"/black-spy/{game}"), "mode": "points", "number": str(number)}
-        form.update({f"points-{seat}": str(value) for seat, value in enumerate(points)})
-        return form
+from tests.servers import Phone, Server, free_port
 
 
 @pytest.fixture

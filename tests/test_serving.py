@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import signal
@@ -9,6 +10,7 @@ import socket
 import ssl
 import stat
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -155,3 +157,67 @@ def test_a_name_that_is_no_name_stops_serve_with_a_clear_message(tmp_path: Path)
     assert done.returncode != 0
     assert "COMPANION_TLS_NAMES: 'https://table.lan' is neither a host name nor an IP address" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+STALLED = 100
+# a POST's headers and the first bytes of a body it never finishes, as a phone whose Wi-Fi
+# stalls mid-upload sends it (or anyone on the network, on purpose)
+HALF_AN_UPLOAD = (
+    b"POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    b"Content-Length: 1000\r\n\r\nfile=abcdef"
+)
+
+
+def _stall(port: int, context: ssl.SSLContext | None) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    if context is not None:
+        sock = context.wrap_socket(sock, server_hostname="localhost")
+    sock.sendall(HALF_AN_UPLOAD)
+    return sock
+
+
+def test_a_hundred_stalled_uploads_on_each_address_leave_every_phone_recording(both: Server) -> None:
+    from tests.servers import Phone
+
+    secure = trusting(both)
+    stalled = [_stall(both.port, None) for _ in range(STALLED)]
+    stalled += [_stall(both.https_port, secure) for _ in range(STALLED)]
+    try:
+        for phone in (Phone(both.url), Phone(f"https://localhost:{both.https_port}", secure)):
+            game = phone.start_game()
+            for number in range(1, 4):
+                started = time.monotonic()
+                status, _, _ = phone.post(f"/black-spy/{game}/deals", phone.deal_form(game, [20, 15, 25, 0], number))
+                assert status == 303
+                assert time.monotonic() - started < 3.0, "a deal waited behind the stalled uploads"
+            deals = json.loads(phone.get(f"/black-spy/{game}/export.json"))["games"][0]["deals"]
+            assert len(deals) == 3
+        # the stalled ones are answered and let go once they have sent nothing for a while
+        for sock in stalled:
+            sock.settimeout(30)
+            assert sock.recv(64).startswith(b"HTTP/1.1 408"), "a stalled upload was never let go"
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+def test_a_chunked_body_too_large_is_refused_whole_and_nothing_of_it_is_stored(both: Server) -> None:
+    import http.client
+
+    from tests.servers import Phone
+
+    phone = Phone(both.url)
+    game = phone.start_game()
+    form = phone.deal_form(game, [20, 15, 25, 0], 1)
+    body = urllib.parse.urlencode(form).encode() + b"&padding=" + b"x" * (3 * 1024 * 1024)
+    cookie = "; ".join(f"{cookie.name}={cookie.value}" for cookie in phone.jar)
+    for chunked in (True, False):
+        connection = http.client.HTTPConnection("127.0.0.1", both.port, timeout=30)
+        pieces = (body[start : start + 65536] for start in range(0, len(body), 65536))
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
+        connection.request("POST", f"/black-spy/{game}/deals", body=pieces if chunked else body, headers=headers, encode_chunked=chunked)
+        response = connection.getresponse()
+        assert response.status == 413, (chunked, response.status)
+        assert b"too large" in response.read()
+        connection.close()
+    assert json.loads(phone.get(f"/black-spy/{game}/export.json"))["games"][0]["deals"] == []
