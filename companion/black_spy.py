@@ -207,6 +207,9 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
     """Change a past deal; every later total, dealer and pass follows."""
     game = load(game_id)
     if not 1 <= number <= len(game.deals):
+        if request.method == "POST" and request.form.get("version"):
+            # an edit page showed this deal: another phone undid it since
+            return _edit_gone(game, number)
         abort(404)
     deal = game.deals[number - 1]
     state = game.state()
@@ -227,6 +230,8 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
     written = service.edit(game, number, lambda row: row.set_entry(entry), form.get("version"))
     if not written.done:
         game = written.game
+        if number > len(game.deals):
+            return _edit_gone(game, number)
         deal = game.deals[number - 1]
         return _edit_page(game, game.state(), deal, mode, values=form_values(deal), message=STALE_EDIT), 409
     flash(say(N_("Deal %(number)s changed; every total after it follows.", number=number)))
@@ -240,6 +245,12 @@ def edit_deal(game_id: str, number: int) -> Response | str | tuple[str, int]:
     elif after.finished and not state.finished:
         flash(say(N_("The game is over.")))
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
+
+
+def _edit_gone(game: Game, number: int) -> Response:
+    """An edit of a deal another phone undid meanwhile: the game as it is now, and why."""
+    message = N_("Deal %(number)s was undone on another phone just now, so your change was not saved.", number=number)
+    return render_game(game, game.state(), message=message, status=409)
 
 
 STALE_EDIT = N_(

@@ -194,6 +194,9 @@ def edit_round(game_id: str, number: int) -> Response | str | tuple[str, int]:
     state = state_of(game)
     rounds = [row for row in pad_of(game).entries if row.points is not None]
     if not 1 <= number <= len(rounds):
+        if request.method == "POST" and request.form.get("version"):
+            # an edit page showed this round: another phone undid it since
+            return _edit_gone(game, number)
         abort(404)
     row = rounds[number - 1]
     if request.method == "GET":
@@ -210,9 +213,18 @@ def edit_round(game_id: str, number: int) -> Response | str | tuple[str, int]:
     inputs = pad_of(game).entries
     written = service.edit(game, inputs.index(row) + 1, lambda stored: stored.set_entry(sp.Round(points)), form.get("version"))
     if not written.done:
-        return _edit_page(written.game, state_of(written.game), number, values=form, message=STALE_EDIT), 409
+        now = state_of(written.game)
+        if number > len(now.rounds):
+            return _edit_gone(written.game, number)
+        return _edit_page(written.game, now, number, values=form, message=STALE_EDIT), 409
     flash(say(N_("Round %(number)s changed; every total after it follows.", number=number)))
     return redirect(url_for("scorepad.show", game_id=game.id), code=303)
+
+
+def _edit_gone(game: Any, number: int) -> Response:
+    """An edit of a round another phone undid meanwhile: the pad as it is now, and why."""
+    message = N_("Round %(number)s was undone on another phone just now, so your change was not saved.", number=number)
+    return render_game(game, state_of(game), message=message, status=409)
 
 
 def _edit_page(game: Any, state: sp.ScorepadState, number: int, message: str | None = None, **form: Any) -> str:

@@ -212,3 +212,66 @@ def test_a_deal_holds_the_write_lock_until_its_commit_and_renders_its_answer_wit
     # objects as written, and whatever it still reads, it reads as a reader
     assert begun[0] == "BEGIN IMMEDIATE" and all(statement == "BEGIN" for statement in begun[1:]), begun
     assert others_could_write and all(others_could_write), others_could_write
+
+
+RACES = 15
+
+
+def _version(app: Flask, game_id: str) -> str:
+    from companion.extensions import db
+    from companion.models import Game
+
+    with app.app_context():
+        return str(db.session.get(Game, game_id).version)
+
+
+@pytest.mark.parametrize("kind", ["black-spy", "scorepad"])
+def test_an_edit_racing_an_undo_from_another_phone_is_refused_in_words_never_a_fault(app: Flask, kind: str) -> None:
+    """Two phones at once: one changes the last deal (or round), the other undoes it. Either
+    may win; the other is told another phone changed the game, and nothing is half-done."""
+    from tests.test_scorepad_app import post_round, start_pad
+
+    client = app.test_client()
+    if kind == "black-spy":
+        game_id = start_game(client)
+        record = lambda: post_points(client, game_id, [20, 15, 25, 0])  # noqa: E731
+        edit = (f"/black-spy/{game_id}/deals/2/edit", {"mode": "points", **{f"points-{seat}": str(p) for seat, p in enumerate([15, 20, 25, 0])}})
+        count = lambda: len(game_state(app, game_id).deals)  # noqa: E731
+    else:
+        game_id = start_pad(client)
+        record = lambda: post_round(client, game_id, (3, 4, 5))  # noqa: E731
+        edit = (f"/scorepad/{game_id}/rounds/2/edit", {"points-0": "7", "points-1": "8", "points-2": "9"})
+        count = lambda: exported_rounds(client, game_id)  # noqa: E731
+    assert record().status_code == 303
+    outcomes: list[tuple[int, int]] = []
+    for _ in range(RACES):
+        while count() < 2:
+            assert record().status_code == 303
+        version = _version(app, game_id)
+        barrier = threading.Barrier(2)
+        statuses: dict[str, int] = {}
+
+        def editing() -> None:
+            phone = app.test_client()
+            barrier.wait()
+            statuses["edit"] = phone.post(edit[0], data={**edit[1], "version": version}).status_code
+
+        def undoing() -> None:
+            phone = app.test_client()
+            barrier.wait()
+            statuses["undo"] = phone.post(f"/{kind}/{game_id}/undo", data={"number": "2"}).status_code
+
+        threads = [threading.Thread(target=editing), threading.Thread(target=undoing)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        outcomes.append((statuses["edit"], statuses["undo"]))
+        assert statuses["edit"] in (303, 409) and statuses["undo"] in (303, 409), statuses
+        assert client.get(f"/{kind}/{game_id}").status_code == 200
+    # every race ended in one of the ways a table can read: an edit refused as late, or an undo
+    assert all(edit in (303, 409) and undo in (303, 409) for edit, undo in outcomes)
+
+
+def exported_rounds(client, game_id: str) -> int:  # noqa: ANN001
+    return len(client.get(f"/scorepad/{game_id}/export.json").get_json()["games"][0]["rounds"])
