@@ -99,6 +99,9 @@ def _precompressed(response: Response) -> Response:
     etag, weak = response.get_etag()
     if etag:
         response.set_etag(f"{etag}:{suffix}", weak=bool(weak))
+        # a phone asks again with the validator it was given, this one: werkzeug checked only
+        # the file's own (which no phone holds), so the file went out whole every time
+        response.make_conditional(request)
     return response
 
 

@@ -27,6 +27,19 @@ def test_a_phone_that_takes_brotli_gets_the_file_at_brotlis_best(page_client: Fl
     assert response.headers["ETag"].endswith(':br"') and "Accept-Encoding" in response.headers["Vary"]
 
 
+@pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
+def test_a_phone_asking_again_with_the_validator_it_holds_gets_304(page_client: FlaskClient, encoding: str) -> None:
+    first = page_client.get("/static/css/app.css", headers={"Accept-Encoding": encoding})
+    held = first.headers["ETag"]
+    again = page_client.get("/static/css/app.css", headers={"Accept-Encoding": encoding, "If-None-Match": held})
+    assert again.status_code == 304 and again.get_data() == b""
+    assert again.headers["ETag"] == held
+    # a validator of another encoding is another body: the file goes out whole
+    other = "gzip" if encoding == "br" else "br"
+    changed = page_client.get("/static/css/app.css", headers={"Accept-Encoding": other, "If-None-Match": held})
+    assert changed.status_code == 200 and changed.get_data()
+
+
 def test_a_browser_without_brotli_gets_gzip_and_one_that_asks_for_nothing_gets_the_file_whole(page_client: FlaskClient) -> None:
     whole = minified(paths.STATIC / "css/app.css")
     for asked in ("gzip", "br;q=0, gzip"):
