@@ -16,7 +16,7 @@ from .extensions import htmx
 from .fragments import page_or_fragment
 from .games import MAX_ROWS, csv_download, json_download, lost_rematch, new_game_page, to_rematch
 from .i18n import say
-from .models import BLACK_SPY, Deal, Game, game_of_kind
+from .models import BLACK_SPY, Deal, Game, game_of_kind, load_inputs
 from .rules import N_, RulesError
 from .rules import black_spy as bs
 from .service import Outcome
@@ -489,4 +489,5 @@ KIND = kinds.GameKind(
     csv=black_spy_codec.csv_rows,
     bgstats=sharing.black_spy_game,
     live=lambda game: {"state": game.state(), "messages": []},
+    preload=lambda games: load_inputs(games, Game.deals),
 )

@@ -6,21 +6,20 @@ empty database.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import click
 from flask.cli import FlaskGroup, with_appcontext
 from flask_migrate import upgrade
-from sqlalchemy import select
 from sqlalchemy.engine import URL
 
 from . import create_app, exchange
 from .extensions import db
 from .models import Game
+from .paths import private_files
 
 
 @click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=True, add_version_option=False)
@@ -108,18 +107,52 @@ def export_command(game_id: str | None, output: Path | None) -> None:
 
     upgrade(directory=current_app.extensions["migrate"].directory)
     if game_id:
-        game = db.session.get(Game, game_id)
+        game = db.session.get(Game, game_id[:64])
         if game is None:
             raise click.ClickException(f"No game with id {game_id}.")
-        games = [game]
+        games: Iterable[Game] = [game]
     else:
-        games = list(db.session.scalars(select(Game).order_by(Game.created_at)))
-    text = json.dumps(exchange.export_file(games), indent=2, ensure_ascii=False) + "\n"
+        games = exchange.every_game()
+    counted = _Counted(games)
+    chunks = exchange.export_chunks(counted)
     if output is None:
-        click.echo(text, nl=False)
+        for chunk in chunks:
+            click.echo(chunk, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
-        click.echo(f"Exported {len(games)} game(s) to {output}.", err=True)
+        write_whole(output, chunks)
+        click.echo(f"Exported {counted.count} game(s) to {output}.", err=True)
+
+
+class _Counted(Iterator[Game]):
+    """Games as they go by, counted: an export of every game is never held as a list."""
+
+    def __init__(self, games: Iterable[Game]) -> None:
+        self.games = iter(games)
+        self.count = 0
+
+    def __next__(self) -> Game:
+        game = next(self.games)
+        self.count += 1
+        return game
+
+
+def write_whole(path: Path, chunks: Iterable[str]) -> None:
+    """Write a file a chunk at a time, open to its owner alone, and put it in place only once
+    it is whole: an interrupted or failed export leaves no half a file behind."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            for chunk in chunks:
+                file.write(chunk)
+            file.flush()
+            os.fsync(file.fileno())
+        private_files(partial)
+        os.replace(partial, path)
+    except OSError as error:
+        raise click.ClickException(f"Could not write {path}: {error.strerror or error}. Nothing was written.") from None
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 @main.command("import")
@@ -181,12 +214,21 @@ def backup_command(file: Path) -> None:
             _has_companion_tables(
                 lambda: {row[0] for row in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}, url
             )
-            target = sqlite3.connect(file)
+            # made beside the file and put in its place once whole, open to its owner alone
+            partial = file.with_name(f".{file.name}.partial")
+            partial.unlink(missing_ok=True)
+            os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             try:
-                with target:
-                    source.backup(target)
+                target = sqlite3.connect(partial)
+                try:
+                    with target:
+                        source.backup(target)
+                finally:
+                    target.close()
+                private_files(partial)
+                os.replace(partial, file)
             finally:
-                target.close()
+                partial.unlink(missing_ok=True)
         except sqlite3.DatabaseError as error:
             raise click.ClickException(
                 f"{url.database} is not a database the companion can read ({error}). Nothing was backed up."
@@ -198,9 +240,9 @@ def backup_command(file: Path) -> None:
     from sqlalchemy import inspect
 
     _has_companion_tables(lambda: set(inspect(db.engine).get_table_names()), url)
-    games = list(db.session.scalars(select(Game).order_by(Game.created_at)))
-    file.write_text(json.dumps(exchange.export_file(games), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    click.echo(f"Backed up {len(games)} game(s) to {file} (companion/1).")
+    counted = _Counted(exchange.every_game())
+    write_whole(file, exchange.export_chunks(counted))
+    click.echo(f"Backed up {counted.count} game(s) to {file} (companion/1).")
 
 
 def _has_companion_tables(tables: Callable[[], set[str]], url: URL) -> None:

@@ -15,21 +15,37 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Sequence
+import textwrap
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select, tuple_
+from sqlalchemy.exc import IntegrityError
 
 from . import kinds
 from .black_spy_codec import CSV_COLUMNS
 from .codecs import Bad, about_game, shown, timestamp
 from .extensions import db
-from .models import BLACK_SPY, SPY, Deal, Game, Seat, SpyTurn, cards_to_json, insert_players, new_public_id, player_named, utcnow
+from .models import (
+    BLACK_SPY,
+    SPY,
+    Deal,
+    Game,
+    Seat,
+    SpyTurn,
+    cards_to_json,
+    insert_players,
+    new_public_id,
+    player_named,
+    utcnow,
+    writing,
+)
 from .rules import N_, Message, RulesError, files, spy
 from .rules import black_spy as bs
-from .stats import hold_players, refresh_players
+from .stats import hold_players, refresh_days, refresh_span
 
 FORMAT = "companion/1"
 
@@ -56,20 +72,66 @@ def export_file(games: Iterable[Game]) -> dict[str, Any]:
     }
 
 
+def export_chunks(games: Iterable[Game]) -> Iterator[str]:
+    """The companion/1 file of ``games`` as export_file makes it, a game at a time: a
+    club's whole history is written in the memory of one game."""
+    yield f'{{\n  "format": {json.dumps(FORMAT)},\n  "exported_at": {json.dumps(timestamp(utcnow()))},\n  "games": ['
+    separator = "\n"
+    for game in games:
+        yield separator + textwrap.indent(json.dumps(game_to_json(game), indent=2, ensure_ascii=False), "    ")
+        separator = ",\n"
+    yield "\n  ]\n}\n" if separator != "\n" else "]\n}\n"
+
+
+# games read at once by an export: enough that a query per batch costs nothing, few enough
+# that a batch's games, their inputs and their replays are a few MB
+EXPORT_BATCH = 200
+
+
+def every_game(batch: int | None = None) -> Iterator[Game]:
+    """Every game, oldest first, read a batch at a time with its inputs, each batch let go
+    of once the next is read."""
+    batch = batch or EXPORT_BATCH
+    after: tuple[datetime, str] | None = None
+    while True:
+        query = select(Game).order_by(Game.created_at, Game.id).limit(batch)
+        if after is not None:
+            query = query.where(tuple_(Game.created_at, Game.id) > after)
+        games = db.session.scalars(query).all()
+        if not games:
+            return
+        for kind in kinds.every():
+            of_kind = [game for game in games if game.kind == kind.key]
+            if of_kind and kind.preload is not None:
+                kind.preload(of_kind)
+        yield from games
+        after = (games[-1].created_at, games[-1].id)
+        # nothing of this batch is written: the session forgets it, and its memory goes
+        db.session.expunge_all()
+
+
 def game_to_json(game: Game) -> dict[str, Any]:
     return kinds.of(game).to_json(game)
 
 
 def csv_text(games: Iterable[Game]) -> str:
     """One row per player per deal of every game of a kind with deals, for a spreadsheet."""
+    return "".join(csv_chunks(games))
+
+
+def csv_chunks(games: Iterable[Game]) -> Iterator[str]:
+    """csv_text a game at a time, in the memory of one game."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
-    games = list(games)
-    for kind in kinds.every():
+    for game in games:
+        kind = kinds.of(game)
         if kind.csv is not None:
-            writer.writerows(kind.csv(game for game in games if game.kind == kind.key))
-    return out.getvalue()
+            writer.writerows(kind.csv([game]))
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    yield out.getvalue()
 
 
 @dataclass(frozen=True)
@@ -260,53 +322,94 @@ def _prepare(item: kinds.Input, now: datetime) -> _Prepared:
     return _Prepared(item, game, seats, {model: list(rows) for model, rows in made.tables.items()})
 
 
-def store(items: Sequence[kinds.Input], skip_existing: bool = False) -> Imported:
-    """Write checked games in one transaction of bulk inserts, and commit.
+# games written in one transaction: some tenths of a second of SQLite's write lock, so a
+# table's deal never waits long behind an import (benchmarks/import_scale.py)
+IMPORT_BATCH = 250
+# and the pause between two, in which a table's write waiting for the lock gets it
+BATCH_PAUSE_SECONDS = 0.05
 
-    Every row is made first, by the rules and in Python alone; the transaction (which
-    holds SQLite's write lock from its first statement) only checks ids, finds or adds
-    the players, inserts and recounts. A game whose id is already here refuses the whole
-    file, or with ``skip_existing`` is left out (a backup restored where it came from).
+
+def store(items: Sequence[kinds.Input], skip_existing: bool = False) -> Imported:
+    """Write checked games, a batch of short transactions of bulk inserts, all or none.
+
+    Every row is made first, by the rules and in Python alone; the transactions (each holds
+    SQLite's write lock from its first statement) only check ids, find or add the players,
+    insert and recount. The games go in by their days, so each batch recounts the figures
+    of the days it covers. A game whose id is already here refuses the whole file, or with
+    ``skip_existing`` is left out (a backup restored where it came from). Should a batch fail
+    (another phone's import took an id meanwhile), the batches written before it are taken
+    out again: the import is all or nothing.
     """
     now = utcnow()
-    prepared = [_prepare(item, now) for item in items]
-    seen: dict[str, datetime] = {}
-    for ready in prepared:
-        for name in ready.item.players:
-            moment = ready.item.created_at or now
-            seen[name] = max(seen.get(name, moment), moment)
-    # --- the write transaction begins with the first statement
+    prepared = sorted((_prepare(item, now) for item in items), key=lambda ready: ready.game["created_at"])
     kept_ids = [item.id for item in items if item.id is not None]
     taken: set[str] = set()
     for chunk in _chunks(kept_ids):
         taken |= set(db.session.scalars(select(Game.id).where(Game.id.in_(chunk))))
+    db.session.rollback()
     if taken and not skip_existing:
-        db.session.rollback()
         raise ImportRefused(
             [N_("Game %(id)s: a game with this id is already here", id=game_id) for game_id in sorted(taken)],
             existing=len(taken),
         )
     prepared = [ready for ready in prepared if ready.item.id not in taken]
-    players = insert_players(
-        {name: moment for name, moment in seen.items() if any(name in r.item.players for r in prepared)} if taken else seen
-    )
-    games = [ready.game for ready in prepared]
-    seats = [{**seat, "player_id": players[seat["player_id"]]} for ready in prepared for seat in ready.seats]
+    written: list[str] = []
+    with writing():
+        try:
+            for number, batch in enumerate(_chunks(prepared, IMPORT_BATCH)):
+                if number:
+                    time.sleep(BATCH_PAUSE_SECONDS)
+                _write(batch, now)
+                written += [ready.game["id"] for ready in batch]
+        except IntegrityError:
+            # another import wrote one of these ids after they were checked
+            db.session.rollback()
+            _take_out(written)
+            raise ImportRefused(
+                [N_("Another import added some of these games just now, so nothing was imported. Try again.")]
+            ) from None
+        except BaseException:
+            db.session.rollback()
+            _take_out(written)
+            raise
+    return Imported(games=written, skipped=len(taken), new_ids=sum(ready.item.id_replaced for ready in prepared))
+
+
+def _write(batch: Sequence[_Prepared], now: datetime) -> None:
+    """One transaction: a batch's players, games and inputs, and its days' figures."""
+    seen: dict[str, datetime] = {}
+    for ready in batch:
+        moment = ready.item.created_at or now
+        for name in ready.item.players:
+            seen[name] = max(seen.get(name, moment), moment)
+    players = insert_players(seen)
+    seats = [{**seat, "player_id": players[seat["player_id"]]} for ready in batch for seat in ready.seats]
     tables: dict[Any, list[dict[str, Any]]] = {}
-    for ready in prepared:
+    for ready in batch:
         for model, rows in ready.tables.items():
             tables.setdefault(model, []).extend(rows)
-    for model, rows in ((Game, games), (Seat, seats), *tables.items()):
+    for model, rows in ((Game, [ready.game for ready in batch]), (Seat, seats), *tables.items()):
         if rows:
             # the table's own insert, not the ORM's: the rows are complete, and the ORM's
             # bookkeeping per row would be most of the time
             db.session.execute(insert(model.__table__), rows)
     hold_players(players.values())
-    refresh_players(set(players.values()))
+    refresh_span(batch[0].game["created_at"].date(), batch[-1].game["created_at"].date(), set(players.values()))
     db.session.commit()
-    return Imported(
-        games=[row["id"] for row in games], skipped=len(taken), new_ids=sum(ready.item.id_replaced for ready in prepared)
-    )
+
+
+def _take_out(written: Sequence[str]) -> None:
+    """Remove the games an import that failed part way wrote, and recount their days."""
+    if not written:
+        return
+    pairs: set[tuple[date, int]] = set()
+    for chunk in _chunks(written):
+        rows = db.session.execute(select(Game.created_at, Seat.player_id).join(Seat).where(Game.id.in_(chunk)))
+        pairs |= {(created.date(), player) for created, player in rows}
+        db.session.execute(delete(Game).where(Game.id.in_(chunk)))
+    hold_players({player for _, player in pairs})
+    refresh_days(pairs)
+    db.session.commit()
 
 
 def _chunks(values: Sequence[Any], size: int = 500) -> Iterable[Sequence[Any]]:

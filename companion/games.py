@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, stream_with_context, url_for
 from sqlalchemy import Select, select, union_all
 from werkzeug.wrappers import Response
 
@@ -122,9 +122,8 @@ def lost_rematch(game: Game, show: Callable[[Game, Message], Response]) -> Respo
 
 @bp.get("/export.json")
 def export_all() -> Response:
-    """Download every game as one companion/1 file."""
-    games = db.session.scalars(select(Game).order_by(Game.created_at)).all()
-    return json_download(exchange.export_file(games), "companion-games.json")
+    """Download every game as one companion/1 file, made as it is sent."""
+    return _streamed(exchange.export_chunks(exchange.every_game()), "application/json", "companion-games.json")
 
 
 @bp.post("/import")
@@ -177,9 +176,16 @@ def _import_refused(refused: exchange.ImportRefused) -> tuple[str, int]:
 
 @bp.get("/export.csv")
 def export_all_csv() -> Response:
-    """Download every Black Spy game's deals as one CSV file."""
-    games = db.session.scalars(select(Game).order_by(Game.created_at)).all()
-    return csv_download(exchange.csv_text(games), "companion-deals.csv")
+    """Download every Black Spy game's deals as one CSV file, made as it is sent."""
+    return _streamed(exchange.csv_chunks(exchange.every_game()), "text/csv", "companion-deals.csv")
+
+
+def _streamed(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
+    # a club's whole history: sent as it is made, a batch of games at a time, never held
+    # whole in memory (the server hands each batch to its thread for long answers)
+    response = Response(stream_with_context(chunks), mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def csv_download(text: str, filename: str) -> Response:

@@ -13,7 +13,7 @@ that starts one, a tab of the new-game page).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -82,6 +82,8 @@ class GameKind:
     player_counts: Callable[[], Mapping[int, tuple[int, int]]] | None = None
     # the game as BG Stats names it ({"name", "bggId", "highestWins"}); the kind's name if none
     bgstats: Callable[[Game, Any], dict[str, Any]] | None = None
+    # loads the inputs of many games of this kind at once (an export reads every game)
+    preload: Callable[[Sequence[Game]], None] | None = None
     # the folder of its templates, named after the kind unless it says otherwise
     folder: str = ""
 

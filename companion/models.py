@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import secrets
 import string
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 
 from flask import abort, g, has_request_context, request
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, delete, event, insert, inspect, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, validates
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, selectinload, validates
 from sqlalchemy.orm.exc import StaleDataError
 
 from .extensions import Model, db
+from .paths import private_files
 from .rules import black_spy as bs
 from .rules import spy
 
@@ -458,6 +460,12 @@ def game_of_kind(game_id: str, kind: str) -> Game:
     return game
 
 
+def load_inputs(games: Sequence[Game], *collections: Any) -> None:
+    """Load these collections of many games in a query each, not one per game."""
+    if games:
+        db.session.scalars(select(Game).where(Game.id.in_([game.id for game in games])).options(selectinload(*collections))).all()
+
+
 def player_named(name: str, seen: datetime | None = None) -> Player:
     """The known player of that name (in any case), made if new: players persist across games.
 
@@ -626,6 +634,8 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
     if engine.dialect.name != "sqlite":
         return
 
+    database = engine.url.database
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # the driver's own transaction handling off: _on_begin says BEGIN itself
@@ -635,6 +645,10 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
+        if database and database != ":memory:":
+            # the table's games are nobody else's to read: SQLite makes its -wal and -shm
+            # files with the database file's own mode
+            private_files(*(Path(database + suffix) for suffix in ("", "-wal", "-shm")))
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
@@ -647,6 +661,8 @@ _writing: ContextVar[bool] = ContextVar("companion_writing", default=False)
 
 
 def _may_write() -> bool:
+    if _writing.get():
+        return True
     if has_request_context():
         # once its write is committed, a request only reads (the page or fragment it answers
         # with): it renders that without holding the write lock the next table waits for
@@ -662,8 +678,8 @@ def _written(_session: Session) -> None:
 
 @contextmanager
 def writing() -> Iterator[None]:
-    """Outside a request (a command), the transactions begun inside take the write lock
-    at their start, as a request that writes does."""
+    """The transactions begun inside take the write lock at their start, as a request that
+    writes does: a command's, or a request's after its first commit (an import's batches)."""
     token = _writing.set(True)
     try:
         yield

@@ -30,3 +30,27 @@ def instance_folder() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("companion", appauthor=False))
+
+
+def private_folder(folder: Path) -> Path:
+    """``folder``, made if need be, open to its owner alone (0700): it holds the database,
+    the secret key and the certificates of the table."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _narrow(folder, 0o700)
+    return folder
+
+
+def private_files(*files: Path) -> None:
+    """Leave each of these files that exists readable by its owner alone (0600)."""
+    for file in files:
+        _narrow(file, 0o600)
+
+
+def _narrow(path: Path, mode: int) -> None:
+    # mkdir's and open's modes pass through the umask, and an older install's files may be
+    # wider: narrowed where they are ours to change, never widened
+    try:
+        if path.stat().st_mode & 0o777 & ~mode:
+            os.chmod(path, mode)
+    except (FileNotFoundError, PermissionError):
+        pass

@@ -18,6 +18,8 @@ from typing import Any
 
 from limits.storage import Storage
 
+from .paths import private_files
+
 SCHEME = "companion+sqlite"
 
 
@@ -43,6 +45,7 @@ class SQLiteStorage(Storage):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(self.path, timeout=5, isolation_level=None)
             connection.execute("PRAGMA journal_mode=WAL")
+            private_files(*(self.path.with_name(self.path.name + suffix) for suffix in ("", "-wal", "-shm")))
             self._local.connection = connection
         return connection
 

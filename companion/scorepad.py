@@ -24,6 +24,7 @@ from .scorepad_models import (
     pad_of,
     player_counts,
     player_stats,
+    preload,
     setup_of,
     state_of,
 )
@@ -333,6 +334,7 @@ KIND = kinds.GameKind(
     live=live_context,
     player_stats=player_stats,
     player_counts=player_counts,
+    preload=preload,
     # no BoardGameGeek id: BG Stats matches the game by the name the table gave it
     bgstats=lambda game, state: {"name": pad_of(game).name, "highestWins": not state.setup.lowest_wins},
 )

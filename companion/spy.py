@@ -15,7 +15,7 @@ from .extensions import db, htmx
 from .fragments import page_or_fragment
 from .games import json_download, lost_rematch, new_game_page, to_rematch
 from .i18n import say
-from .models import SPY, Game, SpyTurn, game_of_kind
+from .models import SPY, Game, SpyTurn, game_of_kind, load_inputs
 from .rules import N_, RulesError
 from .rules import spy as rules
 from .service import Outcome
@@ -351,6 +351,7 @@ KIND = kinds.GameKind(
     to_json=spy_codec.to_json,
     parse=spy_codec.parse,
     rows=spy_codec.rows,
+    preload=lambda games: load_inputs(games, Game.turns),
     live=lambda game: {
         "state": (state := game.spy_state()),
         "seen": state,

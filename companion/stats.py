@@ -97,13 +97,11 @@ def refresh_days(pairs: Iterable[tuple[date, int]]) -> None:
         _rebuild(day, players)
 
 
-def refresh_players(players: set[int]) -> None:
-    """Recount every day of these players (after an import that added games on many days)."""
-    if len(players) > 2000:
-        # past a few thousand, naming each in the query costs more than recounting all
-        _rebuild(None, None)
-    elif players:
-        _rebuild(None, players)
+def refresh_span(first: date, last: date, players: set[int]) -> None:
+    """Recount these players' buckets of every day from ``first`` to ``last`` (an import's
+    batch of games, written in order of their days)."""
+    if players:
+        _rebuild(first, players, last=last)
 
 
 def rebuild_all(connection: Connection | None = None) -> None:
@@ -111,8 +109,8 @@ def rebuild_all(connection: Connection | None = None) -> None:
     _rebuild(None, None, (connection or db.session).execute)
 
 
-def _rebuild(day: date | None, players: set[int] | None, run: Callable[..., Any] | None = None) -> None:
-    """Delete and recount the buckets of one day's players, or all of them."""
+def _rebuild(day: date | None, players: set[int] | None, run: Callable[..., Any] | None = None, last: date | None = None) -> None:
+    """Delete and recount the buckets of one day's players (or of every day to ``last``), or all of them."""
     run = run or db.session.execute
     in_days: ColumnElement[bool]
     day_value: ColumnElement[Any]
@@ -120,6 +118,11 @@ def _rebuild(day: date | None, players: set[int] | None, run: Callable[..., Any]
         in_days, day_value = true(), func.date(Game.created_at)
         run(delete(PlayerDay).where(true() if players is None else PlayerDay.player_id.in_(players)))
         run(delete(RivalDay).where(true() if players is None else RivalDay.player_id.in_(players)))
+    elif last is not None and last != day:
+        start, end = datetime.combine(day, datetime.min.time()), datetime.combine(last, datetime.min.time()) + timedelta(days=1)
+        in_days, day_value = and_(Game.created_at >= start, Game.created_at < end), func.date(Game.created_at)
+        run(delete(PlayerDay).where(PlayerDay.day >= day, PlayerDay.day <= last, PlayerDay.player_id.in_(players or ())))
+        run(delete(RivalDay).where(RivalDay.day >= day, RivalDay.day <= last, RivalDay.player_id.in_(players or ())))
     else:
         start = datetime.combine(day, datetime.min.time())
         in_days, day_value = and_(Game.created_at >= start, Game.created_at < start + timedelta(days=1)), literal(day)

@@ -16,8 +16,16 @@ from companion import create_app
 from companion.extensions import db
 
 
+class Client(FlaskClient):
+    """A phone's browser: it reads every answer whole, as the server sends it, unless a test
+    asks for the chunks of a streamed one (``buffered=False``)."""
+
+    def open(self, *args: Any, buffered: bool = True, **kwargs: Any) -> Any:
+        return super().open(*args, buffered=buffered, **kwargs)
+
+
 def make_app(database_url: str, **config: Any) -> Flask:
-    return create_app(
+    app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test-secret",
@@ -26,6 +34,8 @@ def make_app(database_url: str, **config: Any) -> Flask:
             **config,
         }
     )
+    app.test_client_class = Client
+    return app
 
 
 @contextmanager

@@ -15,9 +15,11 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.cli import ScriptInfo
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
-from companion import cli, create_app
+from companion import cli, create_app, exchange
 from companion.extensions import db
+from companion.models import Game
 from tests.databases import Databases
 from tests.helpers import make_app, post_points, snapshot, start_game
 from tests.test_black_spy_app import post_cards
@@ -252,3 +254,112 @@ def test_a_file_exported_before_game_kinds_were_one_shape_imports_unchanged(clie
     response = client.post("/import", data={"file": (io.BytesIO(fixture.read_bytes()), "old.json")}, content_type="multipart/form-data")
     assert response.status_code == 303
     assert exported(client)["games"] == before["games"]
+
+
+# --- a club's whole history, in bounded memory ---------------------------------------------
+
+
+def many_games(count: int) -> dict:
+    """Black Spy games over by their last deal, and score pads ended, on several days."""
+    names = ["Ana", "Ben", "Cy"]
+    games = [
+        {"kind": "black-spy", "players": names, "first_dealer": "Ana", "created_at": f"2025-03-{1 + n % 28:02d}T20:{n % 60:02d}:00Z",
+         "rules": {"end_value": 25 * (1 + n % 3)}, "deals": [{"raw": {"Ana": 20, "Ben": 25, "Cy": 15}}] * (1 + n % 3)}
+        if n % 3
+        else {"kind": "scorepad", "name": "Golf", "players": names, "created_at": f"2025-04-{1 + n % 28:02d}T21:00:00Z",
+              "ended": True, "rounds": [{"Ana": 1, "Ben": 2, "Cy": 3}] * (n % 4)}
+        for n in range(count)
+    ]
+    return {"format": "companion/1", "games": games}
+
+
+def held_games() -> int:
+    return sum(isinstance(item, Game) for item in db.session.identity_map.values())
+
+
+@pytest.mark.parametrize("address", ["/export.json", "/export.csv"])
+def test_an_export_of_every_game_is_made_as_it_is_sent_a_batch_of_games_at_a_time(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, address: str
+) -> None:
+    monkeypatch.setattr(exchange, "EXPORT_BATCH", 5)
+    file = many_games(23)
+    imported = client.post("/import", data={"file": (io.BytesIO(json.dumps(file).encode()), "games.json")}, content_type="multipart/form-data")
+    assert imported.status_code == 303
+    response = client.get(address, buffered=False)
+    assert response.status_code == 200 and response.is_streamed
+    chunks, most = [], 0
+    for chunk in response.response:
+        chunks.append(chunk if isinstance(chunk, bytes) else chunk.encode())
+        most = max(most, held_games())
+    # never more than a batch of games in memory at once, though all 23 went out
+    assert 0 < most <= 5
+    body = b"".join(chunks).decode()
+    with app.app_context():
+        games = db.session.scalars(select(Game).order_by(Game.created_at, Game.id)).all()
+        if address.endswith(".json"):
+            whole = exchange.export_file(games)
+        else:
+            whole_csv = exchange.csv_text(games)
+    if address.endswith(".json"):
+        streamed = json.loads(body)
+        assert streamed["games"] == whole["games"] and len(streamed["games"]) == 23
+    else:
+        assert body == whole_csv and body.count("\n") > 23
+
+
+def test_the_command_line_export_and_backup_are_whole_or_not_there_and_private(client: FlaskClient, tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import stat
+
+    play_a_mixed_history(client)
+    out = tmp_path / "out.json"
+    made = companion(tmp_path, database_url, "export", "-o", str(out))
+    assert made.returncode == 0 and len(json.loads(out.read_text())["games"]) == 3
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    backup = tmp_path / "backup"
+    assert companion(tmp_path, database_url, "backup", str(backup)).returncode == 0
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    # an export that fails half way leaves the file that was there, and no half of a new one
+    out.write_text("before")
+
+    def failing(games):  # noqa: ANN001, ANN202
+        yield '{"format": "companion/1", "games": ['
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(exchange, "export_chunks", failing)
+    refused = companion(tmp_path, database_url, "export", "-o", str(out))
+    assert refused.returncode == 1 and "No space left on device" in refused.stderr and "Nothing was written" in refused.stderr
+    assert out.read_text() == "before"
+    assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".partial")] == []
+
+
+def test_the_instance_folder_and_every_database_file_in_it_are_its_owners_alone(tmp_path: Path) -> None:
+    import stat
+
+    instance = tmp_path / "instance"
+    instance.mkdir(mode=0o755)
+    instance.chmod(0o755)
+    database = instance / "companion.sqlite3"
+    # a database made by the migrations, as `make serve` makes it on a first start
+    made = companion(tmp_path, f"sqlite:///{database}", "db", "upgrade")
+    assert made.returncode == 0, made.stderr
+    assert stat.S_IMODE(instance.stat().st_mode) == 0o700
+    files = [path for path in instance.iterdir() if path.name.startswith("companion.sqlite3")]
+    assert database in files
+    for path in files:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
+    # an older install's wider files are narrowed at the next start
+    database.chmod(0o644)
+    assert companion(tmp_path, f"sqlite:///{database}", "export").returncode == 0
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
+
+
+def test_the_count_of_wrong_passcodes_is_kept_in_a_file_of_its_owners_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import stat
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", PASSCODE="secret", WTF_CSRF_ENABLED=False)
+    assert app.test_client().post("/passcode", data={"passcode": "wrong"}).status_code == 401
+    counts = [path for path in (tmp_path / "instance").iterdir() if path.name.startswith("ratelimits.sqlite3")]
+    assert counts
+    for path in counts:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name

@@ -92,6 +92,10 @@ def test_another_table_keeps_recording_while_a_large_file_is_imported(app: Flask
     importer.start()
     statuses = []
     while importer.is_alive() or not statuses:
+        if len(statuses) % 150 == 149:
+            # a new game before this one reaches its end: an import written in short
+            # transactions leaves the table time for many deals
+            table = start_game(scorer, end_value="5000")
         statuses.append(post_points(scorer, table, [20, 15, 25, 0]).status_code)
     importer.join()
     assert imported == [303]
@@ -273,3 +277,57 @@ def test_a_file_of_both_kinds_is_stored_whole(client: FlaskClient, app: Flask) -
     with app.app_context():
         kinds = sorted(db.session.scalars(select(Game.kind)))
     assert kinds == ["black-spy", "black-spy", "spy"]
+
+
+def test_a_large_import_is_written_in_short_transactions_and_keeps_every_figure(app, client, monkeypatch) -> None:  # noqa: ANN001
+    from sqlalchemy import event, select
+
+    from companion import exchange
+    from companion.extensions import db
+    from companion.models import PlayerDay
+    from companion.stats import rebuild_all
+    from tests.test_exchange import many_games
+
+    monkeypatch.setattr(exchange, "IMPORT_BATCH", 4)
+    monkeypatch.setattr(exchange, "BATCH_PAUSE_SECONDS", 0)
+    commits: list[int] = []
+    with app.app_context():
+        event.listen(db.session, "after_commit", lambda _session: commits.append(1))
+    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(many_games(10)).encode()), "games.json")}, content_type="multipart/form-data")
+    assert response.status_code == 303
+    # ten games, four to a transaction: three transactions that wrote, each holding the lock briefly
+    assert len(commits) >= 3
+    with app.app_context():
+        kept = sorted(map(tuple, db.session.execute(select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.wins, PlayerDay.deals))))
+        rebuild_all()
+        recounted = sorted(map(tuple, db.session.execute(select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.wins, PlayerDay.deals))))
+        db.session.rollback()
+    assert kept == recounted and kept
+
+
+def test_an_import_that_fails_part_way_takes_out_what_it_wrote(app, client, monkeypatch) -> None:  # noqa: ANN001
+    from sqlalchemy.exc import IntegrityError
+
+    from companion import exchange
+    from tests.helpers import snapshot
+    from tests.test_exchange import many_games
+
+    client.post("/import", data={"file": (io.BytesIO(json.dumps(many_games(3)).encode()), "games.json")}, content_type="multipart/form-data")
+    monkeypatch.setattr(exchange, "IMPORT_BATCH", 4)
+    monkeypatch.setattr(exchange, "BATCH_PAUSE_SECONDS", 0)
+    written = exchange._write
+    calls: list[int] = []
+
+    def second_batch_meets_another_import(batch, now):  # noqa: ANN001, ANN202
+        calls.append(1)
+        if len(calls) == 2:
+            raise IntegrityError("INSERT INTO games", {}, Exception("UNIQUE constraint failed: games.id"))
+        return written(batch, now)
+
+    monkeypatch.setattr(exchange, "_write", second_batch_meets_another_import)
+    before = snapshot(app)
+    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(many_games(10)).encode()), "games.json")}, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "Another import added some of these games just now, so nothing was imported" in response.get_data(as_text=True)
+    assert len(calls) == 2
+    assert snapshot(app) == before
