@@ -59,11 +59,14 @@ test: install-test translations lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 	scripts/with-postgres.sh $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
-# the style (ruff: lint and format) and the types (mypy) of the package, as pyproject.toml configures them
+# the style of the whole tree (ruff: lint and format), the package's types (mypy --strict)
+# and its layers (import-linter), as pyproject.toml configures them
+LINTED := companion tests benchmarks tools
 lint: install-test
-	$(BIN)/ruff check companion
-	$(BIN)/ruff format --check companion
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # the hostile-input tests with ten times their examples (minutes, not seconds): before a release
 fuzz: install-test translations

@@ -22,9 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import select  # noqa: E402
 
-from companion.extensions import db  # noqa: E402
-from companion.models import Game, Player  # noqa: E402
-from companion.rules import black_spy as bs  # noqa: E402
+from companion.store.base import db  # noqa: E402
+from companion.store.games import Game
+from companion.store.players import Player  # noqa: E402
+from companion.kinds.black_spy import rules as bs  # noqa: E402
 from tests.databases import Databases  # noqa: E402
 from tests.helpers import make_app  # noqa: E402
 
@@ -71,7 +72,7 @@ def fill(app, count: int, rng: random.Random, start: datetime) -> None:  # noqa:
     """Finished games written through the app's own import, its bulk write path: the kept
     figures and the statistics are the ones a table's games get."""
     from companion import exchange
-    from companion.black_spy_codec import BlackSpyInput
+    from companion.kinds.black_spy.codec import BlackSpyInput
 
     items = []
     for index in range(count):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.i18n import LANGUAGES  # noqa: E402
+from companion.web.i18n import LANGUAGES  # noqa: E402
 from tests.databases import Databases  # noqa: E402
 from tests.helpers import make_app, post_points, start_game  # noqa: E402
 

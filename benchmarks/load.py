@@ -55,7 +55,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.cli import cores
-from companion.serving import CONNECTIONS_PER_WORKER
+from companion.serving.granian import CONNECTIONS_PER_WORKER
 from tests.databases import Databases
 from tests.servers import Server, free_port
 

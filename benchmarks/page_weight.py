@@ -22,7 +22,7 @@ from playwright.sync_api import BrowserContext, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion import tls  # noqa: E402
+from companion.serving import tls  # noqa: E402
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, enter_points, free_port, new_game, phone_context  # noqa: E402
 
 

@@ -71,8 +71,8 @@ def main() -> None:
     from flask_migrate import upgrade
 
     from companion import create_app, exchange
-    from companion.extensions import db
-    from companion.models import Game
+    from companion.store.base import db
+    from companion.store.games import Game
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/profile.sqlite3", "SECRET_KEY": "profile"})
     with app.app_context():

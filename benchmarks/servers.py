@@ -187,7 +187,7 @@ def uses_factory(root: Path) -> bool:
     """Whether companion.wsgi cannot be imported here, so every server must build the app itself."""
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     try:
-        result = subprocess.run([sys.executable, "-c", "import companion.wsgi"], env=app_env(folder, root), cwd=root,
+        result = subprocess.run([sys.executable, "-c", "import companion.serving.wsgi"], env=app_env(folder, root), cwd=root,
                                 capture_output=True, text=True, timeout=60)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

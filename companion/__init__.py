@@ -1,17 +1,23 @@
-"""The table companion: a phone-first scorekeeper for Black Spy and tracker for Spy."""
+"""The table companion: a phone-first scorekeeper for Black Spy, a tracker of Spy's public
+state, and a score pad for the other games of the night."""
 
 from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
+if TYPE_CHECKING:
+    from .registry import GameKind
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: the only place one is made."""
+
+def create_app(test_config: dict[str, Any] | None = None, kinds: Sequence[GameKind] | None = None) -> Flask:
+    """Build the app: the only place one is made. It knows the companion's three kinds of
+    game unless it is given others (a test's)."""
     from . import paths
 
     app = Flask(
@@ -21,10 +27,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(paths.TEMPLATES),
         static_folder=str(paths.STATIC),
     )
-    from .errors import refuse_unreadable
-    from .i18n import say
+    from .web.errors import refuse_unreadable
+    from .web.i18n import say
 
-    # first of all: a body the server refused to wait for (companion/asgi.py), or an address
+    # first of all: a body the server refused to wait for (companion/serving/asgi.py), or an address
     # no page has, reaches no other check (the form token's would call it a form that expired)
     app.before_request(refuse_unreadable)
     # before anything builds the jinja environment: every rules message a template prints
@@ -37,7 +43,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,
-        # the passcode's wrong tries, counted across every worker process (companion/ratelimits.py)
+        # the passcode's wrong tries, counted across every worker process (companion/web/ratelimits.py)
         RATELIMIT_STORAGE_URI=os.environ.get("RATELIMIT_STORAGE_URI")
         or f"companion+sqlite://{Path(app.instance_path).resolve() / 'ratelimits.sqlite3'}",
         SESSION_COOKIE_SAMESITE="Lax",
@@ -56,7 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Flask-Compress's 4 on a game page and sends it some 450 bytes lighter (7% of it);
         # above 5 the bytes hardly move and at 9 the time is 25 times as long
         COMPRESS_BR_LEVEL=5,
-        # the address `companion serve` listens on (companion/sharing.py's follow link); None otherwise
+        # the address `companion serve` listens on (companion/web/sharing.py's follow link); None otherwise
         LISTENS_ON=os.environ.get("COMPANION_LISTENS_ON"),
     )
     if test_config is None:
@@ -66,31 +72,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "SECRET_KEY" not in app.config or not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
-    from . import (
-        assets,
-        black_spy,
-        errors,
-        freshness,
-        games,
-        history,
-        i18n,
-        kinds,
-        parts,
-        passcode,
-        pwa,
-        ratelimits,  # noqa: F401  (registers its storage scheme with limits)
-        reference,
-        routing,
-        scorepad,
-        security,
-        sharing,
-        spy,
-        trust,
-        watch,
-        words,
-    )
-    from .extensions import compress, csrf, db, htmx, limiter, migrate
-    from .models import configure_sqlite
+    from . import registry, web
+    from .store.base import db, migrate
+    from .store.sqlite import configure_sqlite
+    from .web import routing
+    from .web.extensions import compress, csrf, htmx
 
     routing.init_app(app)
     db.init_app(app)
@@ -102,35 +88,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         # how long a write waits for another one before it is refused as busy (a 503)
         configure_sqlite(db.engine, app.config.get("SQLITE_BUSY_TIMEOUT_MS", 5000))
-
-    assets.init_app(app)
-    sharing.init_app(app)
-    parts.init_app(app)
-    errors.init_app(app)
-    security.init_app(app)
-    trust.init_app(app)
-    passcode.init_app(app)
-    freshness.init_app(app)
-    # after freshness: a follower's poll answered 304 is nothing the limiter counts (it
-    # limits the passcode alone), and its check was a tenth of that answer's time
-    limiter.init_app(app)
-    i18n.init_app(app, str(paths.TRANSLATIONS))
-    words.init_app(app)
-    app.register_blueprint(games.bp)
-    # each kind of game: its blueprint, and its place in the shared pages (companion/kinds.py)
-    for kind in (black_spy.KIND, spy.KIND, scorepad.KIND):
-        kinds.register(kind)
-        app.register_blueprint(kind.blueprint)
-    app.add_template_global(kinds.of, "kind_of")
-    from .rules.players import MAX_NAME_LENGTH
-
-    app.jinja_env.globals["MAX_NAME_LENGTH"] = MAX_NAME_LENGTH
-    app.register_blueprint(history.bp)
-    app.register_blueprint(watch.bp)
-    app.register_blueprint(pwa.bp)
-    app.register_blueprint(reference.bp)
-    app.register_blueprint(trust.bp)
+    # the kinds of game, in one place; the shared pages ask the registry for them. The first
+    # is the companion's own game: a file from before there were kinds holds its games
+    for kind in kinds if kinds is not None else _companion_kinds():
+        registry.register(app, kind)
+    web.init_app(app)
     return app
+
+
+def _companion_kinds() -> list[GameKind]:
+    from .kinds.black_spy.kind import BlackSpy
+    from .kinds.scorepad.kind import Scorepad
+    from .kinds.spy.kind import Spy
+
+    return [BlackSpy(), Spy(), Scorepad()]
 
 
 def _instance_secret(app: Flask) -> str:

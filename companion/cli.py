@@ -16,10 +16,12 @@ from flask.cli import FlaskGroup, with_appcontext
 from flask_migrate import upgrade
 from sqlalchemy.engine import URL
 
-from . import create_app, exchange
-from .extensions import db
-from .models import Game
+from . import create_app
+from .exchange.reading import ImportRefused, parse_file, read_json
+from .exchange.writing import every_game, export_chunks
 from .paths import private_files
+from .store.base import db
+from .store.games import Game
 
 
 @click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=True, add_version_option=False)
@@ -74,7 +76,7 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
     """Apply migrations and serve the app: the plain address and the secure one beside it."""
     from flask import current_app
 
-    from . import serving, tls
+    from .serving import granian, tls
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy: the app itself, to hand to the server
     secure = https_port_option(https_port)
@@ -92,9 +94,9 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
     # the worker processes build their own app: they read it from here (companion/sharing.py)
     os.environ["COMPANION_LISTENS_ON"] = host
     app.config["LISTENS_ON"] = host
-    click.echo(serving.banner(host, port, secure, material))
+    click.echo(granian.banner(host, port, secure, material))
     sys.stdout.flush()
-    sys.exit(serving.run(app.instance_path, host, port, secure, material, threads=threads, workers=workers))
+    sys.exit(granian.run(app.instance_path, host, port, secure, material, threads=threads, workers=workers))
 
 
 @main.command("export")
@@ -112,9 +114,9 @@ def export_command(game_id: str | None, output: Path | None) -> None:
             raise click.ClickException(f"No game with id {game_id}.")
         games: Iterable[Game] = [game]
     else:
-        games = exchange.every_game()
+        games = every_game()
     counted = _Counted(games)
-    chunks = exchange.export_chunks(counted)
+    chunks = export_chunks(counted)
     if output is None:
         for chunk in chunks:
             click.echo(chunk, nl=False)
@@ -163,16 +165,17 @@ def import_command(file: Path, skip_existing: bool) -> None:
     """Add the games of a companion/1 JSON file: all of them, or none."""
     from flask import current_app
 
-    from .games import imported_messages
-    from .models import writing
+    from .service.imports import import_games
+    from .store.sqlite import writing
+    from .web.exchange import imported_messages
 
     upgrade(directory=current_app.extensions["migrate"].directory)
     try:
         # checked whole before the database is touched; then one short write
-        items = exchange.parse_file(exchange.read_json(file.read_bytes()))
+        items = parse_file(read_json(file.read_bytes()))
         with writing():
-            imported = exchange.store(items, skip_existing)
-    except exchange.ImportRefused as refused:
+            imported = import_games(items, skip_existing)
+    except ImportRefused as refused:
         db.session.rollback()
         click.echo(f"Nothing was imported from {file}:", err=True)
         for problem in refused.problems:
@@ -240,8 +243,8 @@ def backup_command(file: Path) -> None:
     from sqlalchemy import inspect
 
     _has_companion_tables(lambda: set(inspect(db.engine).get_table_names()), url)
-    counted = _Counted(exchange.every_game())
-    write_whole(file, exchange.export_chunks(counted))
+    counted = _Counted(every_game())
+    write_whole(file, export_chunks(counted))
     click.echo(f"Backed up {counted.count} game(s) to {file} (companion/1).")
 
 

@@ -97,7 +97,7 @@ def run_migrations_online():
             # a batch migration rebuilds a table (copy, drop, rename); with foreign keys
             # on, dropping a table that others point at fails. Off for the migration,
             # checked after it, on again. The pragma does nothing inside a transaction, and
-            # every transaction of the app's engine says BEGIN (companion.models.configure_sqlite):
+            # every transaction of the app's engine says BEGIN (companion/store/sqlite.py):
             # it goes straight to the driver, outside any.
             raw = connection.connection.driver_connection
             raw.execute("PRAGMA foreign_keys=OFF")

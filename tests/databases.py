@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from companion import create_app
-from companion.extensions import db
+from companion.store.base import db
 
 
 def migrate(url: str) -> None:

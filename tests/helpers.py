@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import inspect, select, text
 
 from companion import create_app
-from companion.extensions import db
+from companion.store.base import db
 
 
 class Client(FlaskClient):
@@ -90,7 +90,7 @@ def snapshot(app: Flask) -> dict[str, list[tuple]]:
 
 
 def game_state(app: Flask, game_id: str):
-    from companion.models import Game
+    from companion.store.games import Game
 
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.id == game_id))

@@ -519,8 +519,8 @@ def finish(client: FlaskClient, **rules: str) -> str:
 
 
 def rematch_of(client: FlaskClient, app: Flask, game_id: str, **form: str):
-    from companion.extensions import db
-    from companion.models import Game
+    from companion.store.base import db
+    from companion.store.games import Game
 
     response = client.post(f"/black-spy/{game_id}/rematch", data=form)
     assert response.status_code == 303, response.get_data(as_text=True)
@@ -606,8 +606,9 @@ def test_a_deal_that_loses_to_another_phones_edit_says_the_game_changed_not_that
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import companion.service as views
-    from companion.extensions import db
-    from companion.models import Deal, Game
+    from companion.store.base import db
+    from companion.kinds.black_spy.models import Deal
+    from companion.store.games import Game
 
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0])

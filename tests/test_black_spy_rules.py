@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules import RulesError
-from companion.rules.black_spy import (
+from companion.kinds.black_spy.rules import (
     CLASSIC,
     STANDARD,
     Cards,
@@ -28,8 +28,6 @@ from companion.rules.black_spy import (
     deal_info,
     edit,
     new_setup,
-    parse_cards,
-    parse_points,
     record,
     rematch,
     replay,
@@ -37,6 +35,7 @@ from companion.rules.black_spy import (
     score_deal,
     shoot_candidates,
 )
+from companion.kinds.black_spy.forms import parse_cards, parse_points
 
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eve", "Fay")
 

@@ -17,9 +17,10 @@ from flask.cli import ScriptInfo
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion import cli, create_app, exchange
-from companion.extensions import db
-from companion.models import Game
+from companion import cli, create_app
+from companion.exchange import writing
+from companion.store.base import db
+from companion.store.games import Game
 from tests.databases import Databases
 from tests.helpers import make_app, post_points, snapshot, start_game
 from tests.test_black_spy_app import post_cards
@@ -281,7 +282,7 @@ def held_games() -> int:
 def test_an_export_of_every_game_is_made_as_it_is_sent_a_batch_of_games_at_a_time(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, address: str
 ) -> None:
-    monkeypatch.setattr(exchange, "EXPORT_BATCH", 5)
+    monkeypatch.setattr(writing, "EXPORT_BATCH", 5)
     file = many_games(23)
     imported = client.post("/import", data={"file": (io.BytesIO(json.dumps(file).encode()), "games.json")}, content_type="multipart/form-data")
     assert imported.status_code == 303
@@ -297,9 +298,9 @@ def test_an_export_of_every_game_is_made_as_it_is_sent_a_batch_of_games_at_a_tim
     with app.app_context():
         games = db.session.scalars(select(Game).order_by(Game.created_at, Game.id)).all()
         if address.endswith(".json"):
-            whole = exchange.export_file(games)
+            whole = writing.export_file(games)
         else:
-            whole_csv = exchange.csv_text(games)
+            whole_csv = writing.csv_text(games)
     if address.endswith(".json"):
         streamed = json.loads(body)
         assert streamed["games"] == whole["games"] and len(streamed["games"]) == 23
@@ -325,7 +326,7 @@ def test_the_command_line_export_and_backup_are_whole_or_not_there_and_private(c
         yield '{"format": "companion/1", "games": ['
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(exchange, "export_chunks", failing)
+    monkeypatch.setattr(cli, "export_chunks", failing)
     refused = companion(tmp_path, database_url, "export", "-o", str(out))
     assert refused.returncode == 1 and "No space left on device" in refused.stderr and "Nothing was written" in refused.stderr
     assert out.read_text() == "before"

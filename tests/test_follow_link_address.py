@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from companion import sharing, watch
-from companion.extensions import db
+from companion.web import sharing, watch
+from companion.store.base import db
 from tests.helpers import make_app, start_game
 from tests.test_follow_link_privacy import said
 

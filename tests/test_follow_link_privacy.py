@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.extensions import db
+from companion.store.base import db
 from tests.helpers import make_app, start_game
 
 

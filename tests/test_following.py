@@ -7,9 +7,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion import watch
-from companion.extensions import db
-from companion.models import Game, Player
+from companion.web import watch
+from companion.store.base import db
+from companion.store.games import Game
+from companion.store.players import Player
 from tests.helpers import post_points, start_game
 from tests.test_scorepad_app import post_round, start_pad
 

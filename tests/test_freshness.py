@@ -7,8 +7,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion.extensions import db
-from companion.models import Game
+from companion.store.base import db
+from companion.store.games import Game
 from tests.helpers import post_points, start_game
 
 
@@ -58,7 +58,7 @@ def test_renaming_a_player_changes_the_validator_of_their_games(client: FlaskCli
     game_id = start_game(client)
     url = watch_url(app, game_id)
     tag = validator(client, url)
-    from companion.models import Player
+    from companion.store.players import Player
 
     with app.app_context():
         ana = db.session.scalar(select(Player.id).where(Player.name == "Ana"))

@@ -25,10 +25,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from companion.extensions import db
-from companion.models import DealScore, Game, Player, Seat
-from companion.sharing import qr_svg_file
-from companion.stats import Period, head_to_head, player_stats
+from companion.store.base import db
+from companion.kinds.black_spy.models import DealScore
+from companion.store.games import Game, Seat
+from companion.store.players import Player
+from companion.web.sharing import qr_svg_file
+from companion.kinds.black_spy.stats import head_to_head, player_stats
+from companion.store.statistics import Period
 from tests.helpers import post_points, snapshot, start_game
 
 # --- helpers ----------------------------------------------------------------------------

@@ -8,9 +8,9 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion.extensions import db
-from companion.games import HOME_FINISHED, HOME_IN_PROGRESS
-from companion.models import Player
+from companion.store.base import db
+from companion.web.home import HOME_FINISHED, HOME_IN_PROGRESS
+from companion.store.players import Player
 from tests.helpers import post_points, start_game
 from tests.test_import_bounds import a_file, upload
 

@@ -192,8 +192,8 @@ def test_an_export_with_any_part_made_hostile_is_imported_or_refused_in_words(ap
 @settings(max_examples=25 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_hostile_query_strings_and_path_numbers_never_break_a_page(app: Flask, client: FlaskClient, games: dict[str, str], data: st.DataObject) -> None:
-    from companion.extensions import db
-    from companion.models import Game
+    from companion.store.base import db
+    from companion.store.games import Game
 
     with app.app_context():
         watch = db.session.get(Game, games["black-spy"]).watch_id
@@ -255,8 +255,8 @@ def test_a_nul_character_anywhere_is_not_found_or_refused_and_never_a_fault(app:
     """PostgreSQL cannot be asked about a text with a NUL character in it; SQLite can. Either
     way a NUL in an address is a page that is not there, and one in a form or a query is
     refused or finds nothing, with nothing written."""
-    from companion.extensions import db
-    from companion.models import Game
+    from companion.store.base import db
+    from companion.store.games import Game
 
     with app.app_context():
         watch = db.session.get(Game, games["black-spy"]).watch_id

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import black_spy as bs
+from companion.kinds.black_spy import rules as bs
 
 
 @pytest.mark.parametrize("preset", list(bs.PRESETS.values()), ids=lambda rules: rules.preset.value)

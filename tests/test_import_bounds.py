@@ -18,10 +18,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from companion.extensions import db
-from companion.models import Game, PlayerDay, RivalDay
+from companion.store.base import db
+from companion.kinds.black_spy.stats import PlayerDay, RivalDay
+from companion.store.games import Game
+from companion.kinds.black_spy.codec import MAX_DEALS
+from companion.kinds.spy.codec import MAX_TURNS
 from companion.rules import files
-from companion.stats import rebuild_all
+from companion.kinds.black_spy.stats import rebuild_all
 from tests.helpers import post_points, snapshot, start_game
 from tests.test_exchange import companion, empty_database, exported, play_a_mixed_history  # noqa: F401  (a fixture)
 from tests.test_history import assert_kept_figures_equal_the_fold
@@ -128,11 +131,11 @@ def test_a_spy_game_of_more_turns_than_a_game_may_have_is_refused(client: FlaskC
         "kind": "spy", "players": ["Ana", "Ben"], "colours": {"Ana": "green", "Ben": "red"}, "first_player": "Ana",
         "turns": [{"player": name, "spy": None} for _ in range(20_000) for name in ("Ana", "Ben")],
     }
-    refused_in_words(client, app, a_file([game]), f"a game may have at most {files.MAX_TURNS:,} turns".replace(",", ","))
+    refused_in_words(client, app, a_file([game]), f"a game may have at most {MAX_TURNS:,} turns".replace(",", ","))
 
 
 def test_a_black_spy_game_of_more_deals_than_a_game_may_have_is_refused(client: FlaskClient, app: Flask) -> None:
-    refused_in_words(client, app, a_file([black_spy_game(1, deals=files.MAX_DEALS + 1)]), "a game may have at most")
+    refused_in_words(client, app, a_file([black_spy_game(1, deals=MAX_DEALS + 1)]), "a game may have at most")
 
 
 # --- 5. shapes that once gave a server error ----------------------------------------------------
@@ -282,10 +285,10 @@ def test_a_file_of_both_kinds_is_stored_whole(client: FlaskClient, app: Flask) -
 def test_a_large_import_is_written_in_short_transactions_and_keeps_every_figure(app, client, monkeypatch) -> None:  # noqa: ANN001
     from sqlalchemy import event, select
 
-    from companion import exchange
-    from companion.extensions import db
-    from companion.models import PlayerDay
-    from companion.stats import rebuild_all
+    from companion.service import imports as exchange
+    from companion.store.base import db
+    from companion.kinds.black_spy.stats import PlayerDay
+    from companion.kinds.black_spy.stats import rebuild_all
     from tests.test_exchange import many_games
 
     monkeypatch.setattr(exchange, "IMPORT_BATCH", 4)
@@ -308,7 +311,7 @@ def test_a_large_import_is_written_in_short_transactions_and_keeps_every_figure(
 def test_an_import_that_fails_part_way_takes_out_what_it_wrote(app, client, monkeypatch) -> None:  # noqa: ANN001
     from sqlalchemy.exc import IntegrityError
 
-    from companion import exchange
+    from companion.service import imports as exchange
     from tests.helpers import snapshot
     from tests.test_exchange import many_games
 

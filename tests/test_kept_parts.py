@@ -9,8 +9,8 @@ import re
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
-from companion import parts
-from companion.parts import Kept
+from companion.web import parts
+from companion.web.parts import Kept
 from tests.helpers import make_app, post_points, start_game
 
 

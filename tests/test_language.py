@@ -14,9 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion.extensions import db
-from companion.i18n import LANGUAGES, say, when
-from companion.models import Game
+from companion.store.base import db
+from companion.web.i18n import LANGUAGES, say, when
+from companion.store.games import Game
 from companion.rules import Either, N_, Nn_
 from tests.helpers import post_points, snapshot, start_game
 

@@ -11,7 +11,7 @@ from flask_migrate import upgrade
 from sqlalchemy import JSON, Integer, MetaData, Table, text
 
 from companion import create_app
-from companion.extensions import db
+from companion.store.base import db
 
 
 def test_the_migrations_build_exactly_the_schema_the_models_describe(app: Flask) -> None:

@@ -10,10 +10,10 @@ from babel.lists import format_list
 from flask import Flask, url_for
 from flask.testing import FlaskClient
 
-from companion import reference
-from companion.i18n import LANGUAGES
-from companion.rules import black_spy as bs
-from companion.rules import spy as sr
+from companion.kinds.black_spy import reference
+from companion.web.i18n import LANGUAGES
+from companion.kinds.black_spy import rules as bs
+from companion.kinds.spy import rules as sr
 from tests.helpers import start_game
 
 PRESETS = [preset.value for preset in bs.Preset]
@@ -180,7 +180,7 @@ def test_a_black_spy_game_links_to_the_rules_it_is_played_by(client: FlaskClient
     game_id = start_game(client, preset=preset)
     html = page(client, f"/black-spy/{game_id}")
     with app.test_request_context():
-        link = url_for("reference.black_spy", rules=preset, game=game_id)
+        link = url_for("black_spy.rules_page", rules=preset, game=game_id)
     assert f'href="{link}"'.replace("&", "&amp;") in html
     page(client, link)
 
@@ -246,7 +246,7 @@ def test_a_spy_game_links_to_the_spy_rules(client: FlaskClient, app: Flask) -> N
     html = page(client, response.location)
     game_id = response.location.rsplit("/", 1)[-1]
     with app.test_request_context():
-        link = url_for("reference.spy", game=game_id)
+        link = url_for("spy.rules_page", game=game_id)
     assert f'href="{link}"' in html
 
 

@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion.extensions import db
-from companion.models import Game
+from companion.store.base import db
+from companion.store.games import Game
 from tests.helpers import snapshot
 
 
@@ -221,7 +221,7 @@ def test_the_companion_1_contract_round_trips_and_refuses_what_the_rules_refuse(
 
 
 def test_a_players_page_counts_their_finished_pads_by_game_name(client: FlaskClient, app: Flask) -> None:
-    from companion.models import Player
+    from companion.store.players import Player
 
     for name, points in (("Wingspan", (10, 0)), ("Wingspan", (0, 10)), ("Golf", (10, 0))):
         game_id = start_pad(client, name, players=("Ana", "Ben"), target="10")

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.rules import RulesError
-from companion.rules import scorepad as sp
+from companion.kinds.scorepad import rules as sp
+from companion.kinds.scorepad.forms import parse_points
 
 
 def test_a_pad_seats_one_to_twelve_distinct_players_and_names_the_game() -> None:
@@ -79,7 +80,7 @@ def test_a_round_gives_every_player_a_whole_number_within_bounds() -> None:
         sp.record(setup, [], sp.Round((True, 1)))  # type: ignore[arg-type]  # a file's true is no number
     for typed in ("12.5", "1e3", "", "9" * 30, "٣"):
         with pytest.raises(ValueError):
-            sp.parse_points(typed)
+            parse_points(typed)
 
 
 def test_an_edit_recomputes_what_follows_and_may_not_reach_the_target_before_the_last_round() -> None:

@@ -13,8 +13,8 @@ from cryptography import x509
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import tls
-from companion.extensions import db
+from companion.serving import tls
+from companion.store.base import db
 from tests.helpers import make_app, running_app, start_game
 
 PLAIN_LAN = "http://table.lan:8000"

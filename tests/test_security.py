@@ -29,11 +29,11 @@ def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
     post_points(client, black_spy, [20, 15, 25, 0])
     response = client.post("/spy/new", data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"})
     assert response.status_code == 303
-    from companion.models import Game
+    from companion.store.games import Game
 
     spy_game = response.location.rsplit("/", 1)[1]
     with client.application.app_context():
-        from companion.extensions import db
+        from companion.store.base import db
 
         watch = db.session.get(Game, spy_game).watch_id
     pad = client.post("/scorepad/new", data={"pad-name": "Golf", "pad-player-0": "Ana", "pad-player-1": "Ben"})
@@ -194,7 +194,7 @@ def test_the_secret_key_is_made_once_per_install_and_kept(tmp_path, monkeypatch)
 
 
 def test_sqlite_runs_with_wal_a_busy_timeout_and_foreign_keys(tmp_path) -> None:
-    from companion.extensions import db
+    from companion.store.base import db
 
     # always on sqlite, whichever database this run of the suite uses
     app = make_app(f"sqlite:///{tmp_path / 'pragmas.sqlite3'}")

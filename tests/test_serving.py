@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import tls
+from companion.serving import tls
 from tests.databases import Databases
 from tests.servers import Server, free_port
 

@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion.extensions import db
-from companion.rules.spy import Answer, Facing, OutReason, SpyPlace, SpyState, Target
+from companion.store.base import db
+from companion.kinds.spy.rules import Answer, Facing, OutReason, SpyPlace, SpyState, Target
 from tests.databases import Databases
 from tests.helpers import make_app, post_points, snapshot, start_game
 
@@ -90,11 +90,11 @@ def play(client: FlaskClient, game_id: str, *turns: tuple[str, str | None]) -> N
 
 
 def spy_state(app: Flask, game_id: str) -> SpyState:
-    from companion.models import Game
+    from companion.store.games import Game
 
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.id == game_id))
-        return game.spy_state()
+        return game.state()
 
 
 def base_section(html: str, seat: int) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from companion.rules import RulesError
-from companion.rules.spy import (
+from companion.kinds.spy.rules import (
     DECK_SIZE,
     SET_BOMBS,
     SPIES_PER_BASE,

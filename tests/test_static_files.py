@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion import paths
-from companion.assets import HTMX_FILE, minified
+from companion.web.assets import HTMX_FILE, minified
 
 
 @pytest.mark.parametrize("name", ["css/app.css", "js/app.js", HTMX_FILE, "icons/icon.svg"])

@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
-from companion import tls
+from companion.serving import tls
 
 HOST = tls.hostname()
 EXTRA = tls.extra_names_from_env("table.example.lan, 192.168.7.7")

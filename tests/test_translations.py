@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from jinja2 import Environment, nodes
 from jinja2.ext import i18n
 
-from companion import i18n as app_i18n
+from companion.web import i18n as app_i18n
 from companion.rules import Message, N_, Nn_
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -98,9 +98,9 @@ def test_pages_that_only_read_do_not_wait_for_a_writer(sqlite_url: str, tmp_path
 
 
 def test_two_tables_that_share_a_player_never_refuse_each_other(app: Flask) -> None:
-    from companion.extensions import db
-    from companion.models import PlayerDay
-    from companion.stats import rebuild_all
+    from companion.store.base import db
+    from companion.kinds.black_spy.stats import PlayerDay
+    from companion.kinds.black_spy.stats import rebuild_all
 
     client = app.test_client()
     # two finished games that share Alex: each change to either recounts Alex's day (the
@@ -159,8 +159,8 @@ def test_two_phones_starting_games_with_the_same_new_player_both_start(app: Flas
         thread.join()
     assert statuses == [303, 303]
     with app.app_context():
-        from companion.extensions import db
-        from companion.models import Player
+        from companion.store.base import db
+        from companion.store.players import Player
 
         assert db.session.scalar(select(func.count()).select_from(Player).where(Player.name == "Newcomer")) == 1
 
@@ -170,7 +170,7 @@ def test_a_deal_holds_the_write_lock_until_its_commit_and_renders_its_answer_wit
 ) -> None:
     from sqlalchemy import event
 
-    from companion.extensions import db
+    from companion.store.base import db
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     app = make_app(sqlite_url)
@@ -218,8 +218,8 @@ RACES = 15
 
 
 def _version(app: Flask, game_id: str) -> str:
-    from companion.extensions import db
-    from companion.models import Game
+    from companion.store.base import db
+    from companion.store.games import Game
 
     with app.app_context():
         return str(db.session.get(Game, game_id).version)

@@ -58,16 +58,16 @@ class Message(str):
         said = speaker(self) if speaker is not None else str(self)
         return escape(str(said), quote=True)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # pickled (e.g. by hypothesis) it keeps its template and parameters
         return (_rebuild, (self.template, self.plural, self.count, dict(self.params)))
 
 
-class Either(tuple):
+class Either(tuple[Any, ...]):
     """A choice of words, said with "or" where a list would say "and"."""
 
 
-def _english_list(items: list | tuple) -> str:
+def _english_list(items: list[Any] | tuple[Any, ...]) -> str:
     """A list as English says it; the edge joins it as the reader's language does.
 
     >>> _english_list(["A", "B", "C"]), _english_list(Either(["red", "green"]))

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 # games in one file; a larger history goes in several files
 MAX_GAMES = 20_000
-# deals of one Black Spy game, turns of one game of Spy
-MAX_DEALS = 1_000
-MAX_TURNS = 2_000
 # a companion/1 file nests six levels deep; a few more for what a newer version adds
 MAX_DEPTH = 16
 # digits of a whole number: more than any score, and than a database's 64-bit integer

@@ -61,11 +61,49 @@ def upgrade():
         "UPDATE players SET last_seen = (SELECT max(g.created_at) FROM seats s "
         "JOIN games g ON g.id = s.game_id WHERE s.player_id = players.id)"
     )
-    # the buckets are recounted by the same queries the app uses, on this connection; they
-    # name only the columns they read, which exist from this revision on
-    from companion import stats
+    # the buckets counted from the games as they are at this revision (the app's own
+    # statistics have moved on since: each kind keeps its own, from revision c4d5e6f7a8b9)
+    op.execute(_PLAYER_DAYS)
+    op.execute(_RIVAL_DAYS)
 
-    stats.rebuild_all(op.get_bind())
+
+# every finished game's figures, per player per day: Black Spy's and Spy's side by side
+_PLAYER_DAYS = """
+INSERT INTO player_days (player_id, day, games, wins, shared_wins, total_sum, best_total, deals,
+                         score_sum, shoots, heavy, spy_games, spy_wins)
+SELECT s.player_id, date(g.created_at),
+       SUM(CASE WHEN g.kind = 'black-spy' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN g.kind = 'black-spy' AND s.won THEN 1 ELSE 0 END),
+       SUM(CASE WHEN g.kind = 'black-spy' AND s.won AND w.winners > 1 THEN 1 ELSE 0 END),
+       COALESCE(SUM(CASE WHEN g.kind = 'black-spy' THEN s.total ELSE 0 END), 0),
+       MIN(CASE WHEN g.kind = 'black-spy' THEN s.total END),
+       COALESCE(SUM(d.deals), 0), COALESCE(SUM(d.score_sum), 0), COALESCE(SUM(d.shoots), 0), COALESCE(SUM(d.heavy), 0),
+       SUM(CASE WHEN g.kind = 'spy' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN g.kind = 'spy' AND s.won THEN 1 ELSE 0 END)
+FROM seats s
+JOIN games g ON g.id = s.game_id
+LEFT JOIN (SELECT game_id, count(*) AS winners FROM seats WHERE won GROUP BY game_id) w ON w.game_id = s.game_id
+LEFT JOIN (SELECT ds.game_id, ds.seat, count(*) AS deals, SUM(ds.score) AS score_sum,
+                  SUM(CASE WHEN ds.shot THEN 1 ELSE 0 END) AS shoots,
+                  SUM(CASE WHEN ds.raw >= 30 THEN 1 ELSE 0 END) AS heavy
+           FROM deal_scores ds JOIN games g2 ON g2.id = ds.game_id
+           WHERE g2.finished GROUP BY ds.game_id, ds.seat) d ON d.game_id = s.game_id AND d.seat = s.position
+WHERE g.finished
+GROUP BY s.player_id, date(g.created_at)
+"""
+# two players' finished Black Spy games together per day, and who finished lower
+_RIVAL_DAYS = """
+INSERT INTO rival_days (player_id, opponent_id, day, games, lower, higher, level)
+SELECT m.player_id, t.player_id, date(g.created_at), count(*),
+       SUM(CASE WHEN m.total < t.total THEN 1 ELSE 0 END),
+       SUM(CASE WHEN m.total > t.total THEN 1 ELSE 0 END),
+       SUM(CASE WHEN m.total = t.total THEN 1 ELSE 0 END)
+FROM seats m
+JOIN seats t ON t.game_id = m.game_id AND t.player_id != m.player_id
+JOIN games g ON g.id = m.game_id
+WHERE g.finished AND g.kind = 'black-spy'
+GROUP BY m.player_id, t.player_id, date(g.created_at)
+"""
 
 
 def downgrade():

@@ -56,8 +56,8 @@ def _fill_existing_games():
     import secrets
     import string
 
-    from companion.rules import black_spy as bs
-    from companion.rules import spy
+    from companion.kinds.black_spy import rules as bs
+    from companion.kinds.spy import rules as spy
 
     connection = op.get_bind()
     alphabet = string.ascii_letters + string.digits

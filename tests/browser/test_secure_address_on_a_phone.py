@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from companion import tls
+from companion.serving import tls
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, PHONE, Server, enter_points, free_port, new_game, under_the_worker
 from tests.databases import Databases
 

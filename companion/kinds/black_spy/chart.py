@@ -1,0 +1,159 @@
+"""Charts drawn by the server as inline SVG: no chart library in the browser."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from flask_babel import format_decimal, pgettext
+
+from . import rules as bs
+
+# a player's line is this wide (static/css/app.css): lines that meet are drawn this far
+# apart, side by side, so that none covers another
+LINE_SPACING = 3.0
+LABEL_SIZE = 10  # the end value's label, in svg units (the stylesheet's font size)
+# wide enough for any letter or digit of the label's font, so a guess errs on the safe side
+LABEL_CHAR_WIDTH = 0.62 * LABEL_SIZE
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    points: str  # "x,y x,y …" for an svg polyline
+    last: tuple[float, float]
+    total: int
+
+
+@dataclass(frozen=True)
+class Label:
+    x: float
+    y: float
+    anchor: str  # svg text-anchor
+    text: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    left: int
+    bottom: int
+    series: tuple[Series, ...]
+    end_y: float
+    end_value: int
+    end_label: Label
+    shoots: tuple[tuple[float, float, str], ...]  # where each shoot happened, and by whom
+    x_ticks: tuple[tuple[float, int], ...]
+    y_ticks: tuple[tuple[float, int], ...]
+
+
+def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Chart:
+    """Each player's running total after every deal, with the end value as a line."""
+    left, right, top, bottom = 34, 8, 16, 22
+    deals = len(state.deals)
+    lowest = min([0, *(min(deal.totals) for deal in state.deals)])
+    highest = max([state.end_value, *(max(deal.totals) for deal in state.deals)])
+    span_x = max(deals, 1)
+    span_y = max(highest - lowest, 1)
+
+    def x(number: int) -> float:
+        return round(left + (width - left - right) * number / span_x, 1)
+
+    def y(total: float) -> float:
+        return round(top + (height - top - bottom) * (highest - total) / span_y, 1)
+
+    players = range(state.setup.size)
+    totals = [[0] * state.setup.size] + [list(deal.totals) for deal in state.deals]
+    heights = [side_by_side([top + (height - top - bottom) * (highest - t) / span_y for t in row]) for row in totals]
+    lines = [[(x(number), heights[number][seat]) for number in range(deals + 1)] for seat in players]
+    series = [
+        Series(name, " ".join(f"{px},{py}" for px, py in lines[seat]), lines[seat][-1], state.totals[seat])
+        for seat, name in enumerate(state.setup.players)
+    ]
+    shoots = tuple(
+        (x(deal.number), heights[deal.number][deal.shooter], state.setup.players[deal.shooter])
+        for deal in state.deals
+        if deal.shooter is not None
+    )
+    step = max(1, -(-deals // 8))
+    ticks = tuple((x(number), number) for number in range(0, deals + 1, step))
+    value_step = _nice_step(span_y)
+    first = -(-lowest // value_step) * value_step
+    y_ticks = tuple((y(value), value) for value in range(first, highest + 1, value_step))
+    end_y = y(state.end_value)
+    text = pgettext("chart: the end value", "end %(value)s", value=format_decimal(state.end_value))
+    label = _place_label(text, end_y, left, width, height, lines)
+    return Chart(width, height, left, bottom, tuple(series), end_y, state.end_value, label, shoots, ticks, y_ticks)
+
+
+def side_by_side(heights: Sequence[float]) -> list[float]:
+    """Heights of one deal's points, those closer than a line's width moved apart.
+
+    Each bunch keeps its middle and its order, so a line moves only where it meets another.
+
+    >>> side_by_side([100.0, 100.0, 50.0])
+    [98.5, 101.5, 50.0]
+    >>> side_by_side([10.0, 20.0])
+    [10.0, 20.0]
+    """
+    order = sorted(range(len(heights)), key=lambda seat: (heights[seat], seat))
+    placed = [0.0] * len(heights)
+    bunch: list[int] = []
+    for position, seat in enumerate(order):
+        bunch.append(seat)
+        following = order[position + 1] if position + 1 < len(order) else None
+        if following is not None and heights[following] - heights[bunch[-1]] < LINE_SPACING:
+            continue
+        middle = sum(heights[member] for member in bunch) / len(bunch)
+        for rank, member in enumerate(bunch):
+            placed[member] = round(middle + (rank - (len(bunch) - 1) / 2) * LINE_SPACING, 1)
+        bunch = []
+    return placed
+
+
+def _place_label(
+    text: str, end_y: float, left: int, width: int, height: int, lines: Sequence[Sequence[tuple[float, float]]]
+) -> Label:
+    """The end value's label beside its line, where no player's line runs through it."""
+    above, below = end_y - 4, end_y + LABEL_SIZE + 3
+    candidates = [
+        Label(left + 4, above, "start", text),
+        Label(width - 4, above, "end", text),
+        Label(left + 4, below, "start", text),
+        Label(width - 4, below, "end", text),
+    ]
+    inside = [label for label in candidates if _box(label)[1] >= 0 and _box(label)[3] <= height] or candidates
+    return min(inside, key=lambda label: sum(_crosses(_box(label), line) for line in lines))
+
+
+def _box(label: Label) -> tuple[float, float, float, float]:
+    """Left, top, right and bottom of the label's text, with a pixel to spare."""
+    wide = len(label.text) * LABEL_CHAR_WIDTH
+    start = label.x - wide if label.anchor == "end" else label.x
+    return start - 1, label.y - LABEL_SIZE - 1, start + wide + 1, label.y + 3
+
+
+def _crosses(box: tuple[float, float, float, float], line: Sequence[tuple[float, float]]) -> bool:
+    """Whether a line, its width included, runs through the box."""
+    margin = LINE_SPACING / 2
+    left, top, right, bottom = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
+    for (x1, y1), (x2, y2) in pairwise(line):
+        # the part of the segment inside the box's columns, then whether it reaches its rows
+        if x2 < left or x1 > right:
+            continue
+        if x2 == x1:
+            at = [y1, y2]
+        else:
+            at = [y1 + (y2 - y1) * (px - x1) / (x2 - x1) for px in (max(x1, left), min(x2, right))]
+        if min(at) <= bottom and max(at) >= top:
+            return True
+    return False
+
+
+def _nice_step(span: int) -> int:
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if span / step <= 6:
+            return step
+    return 10_000

@@ -1,0 +1,216 @@
+"""Black Spy's pages: the game with its next deal's form, the edit page of a past deal,
+and what the table is told after a write or a refusal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import flash, get_flashed_messages, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+
+from companion.rules import N_, Message
+from companion.service import posted_number
+from companion.web.extensions import htmx
+from companion.web.fragments import page_or_fragment
+from companion.web.i18n import say
+from companion.web.parts import submission
+
+from . import rules as bs
+from .forms import CARDS, POINTS, deal_checks, form_values
+from .models import BlackSpyGame, Deal
+
+# deals a phone may record ahead of the server: a stretch of a game without the Wi-Fi
+UPCOMING_DEALS = 12
+
+ALREADY_RECORDED = N_("This deal was already recorded; it is counted once.")
+STALE_EDIT = N_(
+    "Another phone changed this game since you opened this page, so your change was not saved. Here is the deal as it is now."
+)
+
+
+def deal_form_context(
+    state: bs.GameState,
+    mode: str,
+    action: str,
+    default_rest: int | None,
+    values: Mapping[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
+    ask_shoot: tuple[int, ...] = (),
+    kept: bool = False,
+    totals: tuple[int, ...] = (),
+) -> dict[str, Any]:
+    rules = state.setup.rules
+    return {
+        "mode": mode,
+        "action": action,
+        "values": values or {},
+        "errors": errors or {},
+        "ask_shoot": ask_shoot,
+        "default_rest": default_rest,
+        "rules": rules,
+        "high_blacks": bs.HIGH_BLACKS,
+        "card_counts": rules.card_counts,
+        # the messages a change of who gets the rest makes out of date
+        "rest_clears": " ".join(
+            [f"{key}-total" for key, _, _ in rules.card_counts] + [f"high-{card}" for card in bs.HIGH_BLACKS]
+        ),
+        # the page counts a deal's points as the cards are typed, from the rules' values
+        "card_values": {
+            "counts": dict(rules.card_values),
+            "high": {str(card): points for card, points in rules.high_black_points.items()},
+            "black": [key for key in bs.BLACK_COUNTS if key in rules.card_values],
+            # once one player's cards hold every black one, the points shown are the shoot's
+            "shoot": bs.shoot_scores(rules, len(state.setup.players)),
+        },
+        # numbers another phone beat this one to are kept on screen, with a way to drop them
+        "kept": kept,
+        "totals": totals,
+        "submission": submission(),
+    }
+
+
+def _said(value: Any) -> Any:
+    """The rules' sentences in ``value`` said in the reader's language, for the page's script."""
+    if isinstance(value, Mapping):
+        return {key: _said(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_said(item) for item in value]
+    return say(value)
+
+
+def render_game(
+    game: BlackSpyGame,
+    state: bs.GameState,
+    mode: str = POINTS,
+    message: str | None = None,
+    status: int = 200,
+    **form: Any,
+) -> Response:
+    """The game page, or only its ``#game`` fragment for htmx.
+
+    It carries what the page needs to go on while the server cannot be reached: the
+    next deals' dealer, pass and lead, and the deal checks' numbers and sentences.
+    """
+    context = {
+        "game": game,
+        "state": state,
+        "messages": [*get_flashed_messages(), *([message] if message else [])],
+        "upcoming": bs.upcoming(state, UPCOMING_DEALS),
+        "checks": _said(deal_checks(state.setup.rules, state.setup.players)),
+        **deal_form_context(
+            state,
+            mode,
+            action=url_for("black_spy.record_deal", game_id=game.id),
+            default_rest=state.next.dealer if state.next else None,
+            totals=state.totals if state.deals else (),
+            **form,
+        ),
+    }
+    return page_or_fragment("black_spy/game.html", "black_spy/_game.html", status, **context)
+
+
+def after_write(game: BlackSpyGame, message: str, mode: str = POINTS) -> Response:
+    """After a change: the fragment for htmx, a 303 to the game page otherwise.
+
+    The deal form stays in the mode the table used: a table that counts cards keeps counting.
+    """
+    if htmx:
+        return render_game(game, game.state(), mode=mode, message=message)
+    flash(say(message))
+    if mode == CARDS:
+        return redirect(url_for("black_spy.show", game_id=game.id, mode=CARDS), code=303)
+    return redirect(url_for("black_spy.show", game_id=game.id), code=303)
+
+
+def deal_message(state: bs.GameState) -> str:
+    """What the table is told of the deal just recorded."""
+    deal = state.deals[-1]
+    names = state.setup.players
+    sentences = [say(N_("Deal %(number)s recorded.", number=deal.number))]
+    if deal.shooter is not None:
+        sentences.append(
+            say(
+                N_(
+                    "%(name)s took all %(blacks)s black cards: 0 for them, %(points)s for everyone else.",
+                    name=names[deal.shooter],
+                    blacks=bs.BLACK_CARDS,
+                    points=state.setup.rules.deal_total,
+                )
+            )
+        )
+    if state.finished:
+        sentences.append(say(N_("The game is over.")))
+    return " ".join(sentences)
+
+
+def changed_elsewhere(game: BlackSpyGame, mode: str, form: Mapping[str, str]) -> Response:
+    """Another phone wrote this game first: say what it did, and keep what this phone typed."""
+    state = game.state()
+    meant = posted_number(form.get("number"))
+    if meant is not None and len(state.deals) >= meant:
+        if state.finished or state.next is None:
+            message: Message = N_(
+                "Deal %(number)s was just recorded from another phone, and the game is over; yours was not recorded.",
+                number=meant,
+            )
+            return render_game(game, state, mode=mode, message=_with_typed(message, state, form, mode), status=409)
+        message = N_(
+            "Deal %(number)s was just recorded from another phone, so yours was not. Your numbers are kept "
+            "below: record them as deal %(next)s if they are a new deal, or discard them.",
+            number=meant,
+            next=state.next.number,
+        )
+    elif state.finished or state.next is None:
+        message = N_("Another phone changed this game just now and it is over; nothing you typed was recorded.")
+        return render_game(game, state, mode=mode, message=_with_typed(message, state, form, mode), status=409)
+    else:
+        message = N_(
+            "Another phone changed this game just now (a deal edited or undone), so nothing was recorded. "
+            "Your numbers are kept below: check them against the scores and record them as deal %(next)s, or discard them.",
+            next=state.next.number,
+        )
+    return render_game(game, state, mode=mode, message=message, status=409, values=form, kept=True)
+
+
+def _with_typed(message: Message, state: bs.GameState, form: Mapping[str, str], mode: str) -> str:
+    """A refusal that leaves no form to keep this phone's numbers in, with the numbers said:
+    the table can check them against the deal that was recorded before it undoes anything."""
+    typed = [(name, (form.get(f"points-{seat}") or "").strip()[:12]) for seat, name in enumerate(state.setup.players)]
+    if mode != POINTS or not any(text for _, text in typed):
+        return message
+    numbers = [f"{name}\u00a0{text or '–'}" for name, text in typed]
+    return f"{say(message)} {say(N_('The numbers typed: %(numbers)s.', numbers=numbers))}"
+
+
+def edit_page(
+    game: BlackSpyGame, state: bs.GameState, deal: Deal, mode: str, message: str | None = None, status: int = 200, **form: Any
+) -> tuple[str, int]:
+    html = render_template(
+        "black_spy/edit.html",
+        game=game,
+        state=state,
+        deal=deal,
+        message=message,
+        played=state.deals[deal.number - 1],
+        **deal_form_context(
+            state,
+            mode,
+            action=url_for("black_spy.edit_deal", game_id=game.id, number=deal.number),
+            default_rest=state.deals[deal.number - 1].info.dealer,
+            **form,
+        ),
+    )
+    return html, status
+
+
+def edit_page_as_stored(game: BlackSpyGame, number: int, mode: str, message: str, status: int) -> tuple[str, int]:
+    """A deal's edit page with the deal as it is stored now (after another phone changed it)."""
+    deal = game.deals[number - 1]
+    return edit_page(game, game.state(), deal, mode, values=form_values(deal), message=message, status=status)
+
+
+def edit_gone(game: BlackSpyGame, number: int) -> Response:
+    """An edit of a deal another phone undid meanwhile: the game as it is now, and why."""
+    message = N_("Deal %(number)s was undone on another phone just now, so your change was not saved.", number=number)
+    return render_game(game, game.state(), message=message, status=409)

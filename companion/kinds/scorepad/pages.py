@@ -1,0 +1,110 @@
+"""The score pad's pages: the totals with the next round's form and every round so far, the
+edit page of a past round, and what the table is told after a write or a refusal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import flash, get_flashed_messages, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+
+from companion.rules import N_, Message
+from companion.service import posted_number
+from companion.web.extensions import htmx
+from companion.web.fragments import page_or_fragment
+from companion.web.i18n import say
+from companion.web.parts import submission
+
+from . import rules as sp
+from .models import ScorepadGame
+
+CHANGED_ELSEWHERE = N_(
+    "Another phone changed this game just now, so nothing was recorded. Your numbers are kept below: "
+    "check them against the totals and record them, or clear them."
+)
+STALE_EDIT = N_("Another phone changed this game since you opened this page, so your change was not saved.")
+ALREADY_RECORDED = N_("This round was already recorded; it is counted once.")
+
+
+def form_context(
+    values: Mapping[str, str] | None = None, errors: Mapping[str, str] | None = None, kept: bool = False
+) -> dict[str, Any]:
+    return {"values": values or {}, "errors": errors or {}, "kept": kept, "submission": submission()}
+
+
+def render_game(
+    game: ScorepadGame, state: sp.ScorepadState, message: str | None = None, status: int = 200, **form: Any
+) -> Response:
+    """The pad, or only its ``#pad`` fragment for htmx."""
+    context = {
+        "game": game,
+        "pad": game.pad,
+        "state": state,
+        "messages": [*get_flashed_messages(), *([message] if message else [])],
+        **form_context(**form),
+    }
+    return page_or_fragment("scorepad/game.html", "scorepad/_game.html", status, **context)
+
+
+def after_write(game: ScorepadGame, message: str) -> Response:
+    """After a change: the fragment for htmx, a 303 to the pad otherwise."""
+    if htmx:
+        return render_game(game, game.state(), message=message)
+    flash(say(message))
+    return redirect(url_for("scorepad.show", game_id=game.id), code=303)
+
+
+def round_message(state: sp.ScorepadState) -> str:
+    sentences = [say(N_("Round %(number)s recorded.", number=len(state.rounds)))]
+    if state.finished:
+        sentences.append(say(N_("The game is over.")))
+    return " ".join(sentences)
+
+
+def changed_elsewhere(game: ScorepadGame, form: Mapping[str, str]) -> Response:
+    """Another phone wrote this game first: say what it did, and keep what this phone typed."""
+    state = game.state()
+    meant = posted_number(form.get("number"))
+    message: Message = CHANGED_ELSEWHERE
+    # the round this phone meant is there now: another phone's, recorded first
+    if meant is not None and len(state.entries) >= meant and isinstance(state.entries[meant - 1], sp.Round):
+        if state.next_number is None:
+            message = N_(
+                "Round %(number)s was just recorded from another phone, and the game is over; yours was not recorded.",
+                number=meant,
+            )
+        else:
+            message = N_(
+                "Round %(number)s was just recorded from another phone, so yours was not. Your numbers are kept "
+                "below: record them as round %(next)s if they are a new round, or clear them.",
+                number=meant,
+                next=state.next_number,
+            )
+    return render_game(game, state, message=message, status=409, values=form, kept=True)
+
+
+def edit_page(
+    game: ScorepadGame, state: sp.ScorepadState, number: int, message: str | None = None, status: int = 200, **form: Any
+) -> tuple[str, int]:
+    html = render_template(
+        "scorepad/edit.html",
+        game=game,
+        state=state,
+        number=number,
+        message=message,
+        played=state.rounds[number - 1],
+        **form_context(**form),
+    )
+    return html, status
+
+
+def edit_gone(game: ScorepadGame, number: int) -> Response:
+    """An edit of a round another phone undid meanwhile: the pad as it is now, and why."""
+    message = N_("Round %(number)s was undone on another phone just now, so your change was not saved.", number=number)
+    return render_game(game, game.state(), message=message, status=409)
+
+
+def live(game: ScorepadGame) -> dict[str, Any]:
+    """What the follow page shows of a pad."""
+    return {"pad": game.pad, "state": game.state(), "messages": [], **form_context()}

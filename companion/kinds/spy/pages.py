@@ -1,0 +1,137 @@
+"""Spy's pages: whose turn, every base and the turn's form; and what the table is told of
+each turn, in the words it was told at the table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import flash, get_flashed_messages, redirect, url_for
+from werkzeug.wrappers import Response
+
+from companion.rules import N_, Message
+from companion.web.extensions import htmx
+from companion.web.fragments import page_or_fragment
+from companion.web.i18n import say
+from companion.web.parts import submission
+
+from . import rules
+from .forms import preview
+from .models import SpyGame
+
+ALREADY_RECORDED = N_("This turn was already recorded; it is counted once.")
+
+
+def render_game(
+    game: SpyGame,
+    state: rules.SpyState,
+    values: Mapping[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
+    message: str | None = None,
+    status: int = 200,
+    mirror: Mapping[int, int | None] | None = None,
+    look: tuple[int, int | None] | None = None,
+    answers: tuple[rules.Answer, ...] = (),
+    seen: rules.SpyState | None = None,
+) -> Response:
+    """The game page, or only its ``#spy-game`` fragment for htmx.
+
+    Without a preview of its own (after a write, a refusal), the turn as it stands:
+    the cards each Spy looks at are ready to tap.
+    """
+    if mirror is None:
+        standing = preview(state, {})
+        mirror, seen = standing.get("mirror"), standing.get("seen")
+    context = {
+        "game": game,
+        "state": state,
+        "seen": seen or state,
+        "values": values or {},
+        "errors": errors or {},
+        "messages": [*get_flashed_messages(), *([message] if message else [])],
+        "mirror": mirror or {},
+        "look": look,
+        "answers": answers,
+        "submission": submission(),
+        "Answer": rules.Answer,
+        "OutReason": rules.OutReason,
+    }
+    return page_or_fragment("spy/game.html", "spy/_game.html", status, **context)
+
+
+def after_write(game: SpyGame, message: str) -> Response:
+    if htmx:
+        return render_game(game, game.state(), message=message)
+    flash(say(message))
+    return redirect(url_for("spy.show", game_id=game.id), code=303)
+
+
+def recorded_elsewhere(game: SpyGame) -> Response:
+    state = game.state()
+    message = N_(
+        "Turn %(number)s was just recorded from another phone; here is the table now. Nothing you entered was saved.",
+        number=len(state.turns),
+    )
+    return render_game(game, state, message=message, status=409)
+
+
+def turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
+    """What the table is told of a turn, from the state it left."""
+    names = state.setup.players
+    who = names[turn.player]
+    if turn.spy is None:
+        sentences = [say(N_("%(who)s did not spy.", who=who))]
+    else:
+        them = names[turn.spy.target]
+        answer = turn.spy.answer
+        said: Message = {
+            rules.Answer.SAFE: N_("%(who)s spied on %(them)s: a Safe.", who=who, them=them),
+            rules.Answer.TOP_SECRET: N_("%(who)s spied on %(them)s: a Top Secret.", who=who, them=them),
+            rules.Answer.TARGET: N_(
+                "%(who)s exposed %(them)s's %(target)s.", who=who, them=them, target=_exposed_label(state, turn.spy)
+            ),
+            rules.Answer.BOMB: N_("%(who)s found one of %(them)s's bombs: tssss! It is lit.", who=who, them=them),
+            rules.Answer.LIT_BOMB: N_("%(who)s found %(them)s's lit bomb and is blown up.", who=who, them=them),
+            rules.Answer.EXPOSED: N_("%(who)s looked at %(them)s's exposed card: nothing new.", who=who, them=them),
+            rules.Answer.SPY: N_("%(who)s looked at %(them)s's Spy: nothing revealed.", who=who, them=them),
+        }[answer]
+        if answer is rules.Answer.TARGET and state.out.get(turn.spy.target) is rules.OutReason.FOUND_OUT:
+            # the card exposed is the last target: named once, with what it does
+            said = N_(
+                "%(who)s exposed %(them)s's %(target)s: %(them)s is found out.",
+                who=who,
+                them=them,
+                target=_exposed_label(state, turn.spy),
+            )
+        sentences = [say(said)]
+    if state.winner is not None:
+        sentences.append(say(N_("%(name)s wins!", name=names[state.winner])))
+    return " ".join(sentences)
+
+
+def turn_log(state: rules.SpyState) -> list[tuple[int, str]]:
+    """Each turn so far, numbered, in the words the table was told when it was recorded."""
+    return [
+        (number, turn_message(after, turn))
+        for number, (after, turn) in enumerate(zip(rules.after_each(state), state.turns, strict=True), start=1)
+    ]
+
+
+def _exposed_label(state: rules.SpyState, action: rules.SpyAction) -> str:
+    target = state.bases[action.target].exposed.get(action.card)  # type: ignore[arg-type]  # a card of None (the Spy) is simply not found
+    return target.label if target else N_("target")
+
+
+def live(game: SpyGame) -> dict[str, Any]:
+    """What the follow page shows of a game of Spy: the table as it stands, no form."""
+    state = game.state()
+    return {
+        "state": state,
+        "seen": state,
+        "mirror": {},
+        "look": None,
+        "answers": (),
+        "values": {},
+        "errors": {},
+        "messages": [],
+    }

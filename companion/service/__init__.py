@@ -1,0 +1,191 @@
+"""The one write path for every kind of game: start, record, undo, edit, rename, rematch,
+and import (``service.imports``).
+
+A view parses its form and hands this module the game and what the table said; each use
+case owns the steps every write shares:
+
+- a submission already stored (a double tap, a page sent twice, a queue replayed after
+  the Wi-Fi came back) is not stored again;
+- an input numbered for another place than the next (the page was out of date) is
+  refused, and so is a write whose game another phone changed meanwhile (its version);
+- the kind's rules check the input against the game (a ``RulesError`` goes back to the
+  view, which shows it on the form with nothing written);
+- the rows, and the commit, with the kept figures brought up to date by the session on
+  every flush (companion/store/figures.py), never by a call a view could forget;
+- the outcome, which the view turns into a page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import select
+
+from ..rules import N_, RulesError
+from ..rules.players import clean_name
+from ..store.base import db
+from ..store.figures import commit_or_conflict
+from ..store.games import Game
+from ..store.players import Player, player_by_name
+
+
+class Outcome(Enum):
+    DONE = "done"  # written
+    REPEATED = "repeated"  # this submission was stored before: nothing new written
+    STALE = "stale"  # the page was out of date: nothing written
+    CONFLICT = "conflict"  # another phone's write won the race: nothing written
+    GONE = "gone"  # the input to change or undo is not in the game (any more): nothing written
+    TAKEN = "taken"  # a rematch was made already: nothing new written
+
+
+G = TypeVar("G", bound=Game)
+
+
+@dataclass(frozen=True)
+class Written(Generic[G]):
+    outcome: Outcome
+    game: G  # as it is now: reloaded after a refusal; the new game after a rematch
+    state: Any = None  # the game's state after the write, when it was written
+    row: Any = None  # the input written or undone
+
+    @property
+    def done(self) -> bool:
+        return self.outcome is Outcome.DONE
+
+
+Entry = TypeVar("Entry")
+NewGame = TypeVar("NewGame", bound=Game)
+
+
+def _reloaded(game: G) -> G:
+    """The game as another phone's write left it."""
+    db.session.expire_all()
+    now = db.session.get(Game, game.id)
+    assert isinstance(now, type(game))
+    return now
+
+
+def _stored(game: Game, submission: str | None) -> bool:
+    model = type(game).input_model
+    return bool(submission) and db.session.scalar(select(model.id).where(model.submission_id == submission)) is not None
+
+
+def posted_number(text: str | None) -> int | None:
+    """The number a page showed for the input it sends (a deal's, a round's), or None for
+    one no page shows: blank, not a whole number, 0, or longer than any game."""
+    text = text or ""
+    return int(text) if text.isdecimal() and len(text) <= 6 and int(text) >= 1 else None
+
+
+def _given(entry: Entry | Callable[[], Entry]) -> Entry:
+    return entry() if callable(entry) else entry
+
+
+def start(make: Callable[..., NewGame], *args: Any) -> NewGame:
+    """Store a new game, made by its kind's constructor from what the rules checked."""
+    game = make(*args)
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def record(game: G, entry: Any, submission: str | None, number: str | None) -> Written[G]:
+    """Append one input (a deal, a turn, a round, the end) as the game's next.
+
+    ``entry`` is the input, or what reads it from the form (called once the submission is
+    known to be new and the page current: a refusal for those comes first). ``number`` is
+    the number the page showed for it: another number means the page was out of date.
+    """
+    submission = (submission or "")[:64] or None
+    inputs = game.inputs()
+    if _stored(game, submission):
+        return Written(Outcome.REPEATED, game)
+    if number and number != str(len(inputs) + 1):
+        return Written(Outcome.STALE, game)
+    entry = _given(entry)
+    after = game.played(entry)
+    row = game.input_row(entry)
+    row.number = len(inputs) + 1
+    row.submission_id = submission
+    # named now, not at the flush: the session finds the game an input belongs to by it
+    row.game_id = game.id
+    inputs.append(row)
+    if not commit_or_conflict():
+        now = _reloaded(game)
+        return Written(Outcome.REPEATED if _stored(now, submission) else Outcome.CONFLICT, now)
+    return Written(Outcome.DONE, game, after, row)
+
+
+def undo(game: G, number: str | None) -> Written[G]:
+    """Remove the last input; ``number`` is the one the page showed as last."""
+    inputs = game.inputs()
+    if not inputs:
+        return Written(Outcome.GONE, game)
+    last = inputs[-1]
+    if number and number != str(last.number):
+        return Written(Outcome.STALE, game, row=last)
+    inputs.pop()
+    db.session.delete(last)
+    if not commit_or_conflict():
+        return Written(Outcome.CONFLICT, _reloaded(game), row=last)
+    return Written(Outcome.DONE, game, game.state(), last)
+
+
+def edit(game: G, number: int, entry: Any, version: str | None) -> Written[G]:
+    """Change input ``number`` in place, as the page that showed the game at ``version``
+    asks; every figure after it follows, if the rules allow the game so changed."""
+    if version and version != str(game.version):
+        return Written(Outcome.STALE, game)
+    inputs = game.inputs()
+    if not 1 <= number <= len(inputs):
+        return Written(Outcome.GONE, game)
+    entry = _given(entry)
+    after = game.replaced(number, entry)
+    inputs[number - 1].set_entry(entry)
+    # an input changed, not the game's row: the version is bumped all the same
+    db.session.add(game)
+    game.mark_changed()
+    if not commit_or_conflict():
+        now = _reloaded(game)
+        return Written(Outcome.GONE if number > len(now.inputs()) else Outcome.CONFLICT, now)
+    return Written(Outcome.DONE, game, after, inputs[number - 1])
+
+
+def rematch(game: G, make: Callable[[], G]) -> Written[G]:
+    """Start the game ``make`` builds as this game's rematch, once: a second tap, or a second
+    phone, finds the rematch made (``TAKEN``, with that game)."""
+    if game.rematch_id is not None:
+        return Written(Outcome.TAKEN, _rematch_of(game))
+    again = make()
+    db.session.add(again)
+    db.session.flush()
+    # bumps this game's version: of two phones racing, the second is refused here
+    game.rematch_id = again.id
+    if not commit_or_conflict():
+        now = _reloaded(game)
+        if now.rematch_id is not None:
+            return Written(Outcome.TAKEN, _rematch_of(now))
+        return Written(Outcome.CONFLICT, now)
+    return Written(Outcome.DONE, again)
+
+
+def _rematch_of(game: G) -> G:
+    again = db.session.get(Game, game.rematch_id)
+    assert isinstance(again, type(game))
+    return again
+
+
+def rename(player: Player, text: str) -> str:
+    """Rename a player in every game they are in; the old name. Refused (``RulesError`` on
+    the field ``name``) for a name no player may have, or another player's in any case."""
+    name = clean_name(text)
+    clash = player_by_name(name, other_than=player.id)
+    if clash is not None:
+        raise RulesError.about("name", N_("There is already a player called %(name)s.", name=clash.name))
+    old = player.name
+    player.name = name
+    db.session.commit()
+    return old

@@ -1,0 +1,204 @@
+"""The game every kind extends, and its seats.
+
+A game's row holds what every kind has (who sits where, who starts, when, its version and
+links) and the figures it keeps of its replay for lists and statistics. Each kind maps a
+subclass on the same table (single-table inheritance, ``kind`` telling them apart) with
+its own columns, its inputs and its fold: a query for ``Game`` returns each game as its
+kind's class.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from flask import abort
+from sqlalchemy import ForeignKey, Index, String, select
+from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload
+
+from .base import Model, db, utcnow
+
+if TYPE_CHECKING:
+    from .players import Player
+
+PUBLIC_ID_ALPHABET = string.ascii_letters + string.digits
+PUBLIC_ID_LENGTH = 10
+
+# the largest multiple of the alphabet's size below 256: a random byte under it, taken
+# modulo the size, is each character with the same chance
+_UNIFORM_BELOW = 256 // len(PUBLIC_ID_ALPHABET) * len(PUBLIC_ID_ALPHABET)
+
+
+def new_public_id() -> str:
+    """An unguessable id for a game's urls (62^10, about 8e17 of them).
+
+    One read of the system's randomness per id, not one per character: an import makes
+    thousands at once.
+    """
+    characters: list[str] = []
+    while len(characters) < PUBLIC_ID_LENGTH:
+        characters += [
+            PUBLIC_ID_ALPHABET[byte % len(PUBLIC_ID_ALPHABET)]
+            for byte in secrets.token_bytes(2 * PUBLIC_ID_LENGTH)
+            if byte < _UNIFORM_BELOW
+        ]
+    return "".join(characters[:PUBLIC_ID_LENGTH])
+
+
+@dataclass(frozen=True)
+class KeptFigures:
+    """What a game keeps of its replay for lists and statistics (see Game.refresh_cache)."""
+
+    finished: bool
+    rounds: int  # inputs played: deals, turns, rounds
+    next_seat: int | None  # who deals or plays next, where the kind has one
+    totals: tuple[int | None, ...]  # by seat; None where the kind keeps no score
+    won: tuple[bool, ...]  # by seat: a share of the win
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    names: tuple[str, ...]
+    finished: bool
+    winners: tuple[str, ...]
+    next_up: str | None  # who deals or plays next
+    rounds: int  # inputs played
+    next_number: int | None = None
+
+
+class Game(Model):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_public_id)
+    # which kind of game, and so which class a row is read as
+    kind: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # the seat that deals or plays first
+    first_seat: Mapped[int]
+    # bumped on every write (the flush that writes it), which is refused if someone else bumped it first
+    version: Mapped[int] = mapped_column(default=1)
+    # the read-only link's id: it can be shared, and no write route accepts it
+    watch_id: Mapped[str | None] = mapped_column(String(32), unique=True, default=new_public_id)
+    # the rematch started from this game, so a second tap on "Rematch" finds it, not a twin
+    rematch_id: Mapped[str | None] = mapped_column(String(32), ForeignKey("games.id", ondelete="SET NULL"))
+
+    # derived from the inputs, kept so that lists and statistics over thousands of games
+    # need no replay (benchmarks/history_scale.py); refresh_cache() rewrites them on every
+    # write and tests/test_kept_figures.py checks them against the fold
+    finished: Mapped[bool] = mapped_column(default=False, index=True)
+    rounds: Mapped[int] = mapped_column(default=0)
+    next_seat: Mapped[int | None]
+
+    # SQLAlchemy reads these off the class: every kind's columns are read with the game, so
+    # a list of games of mixed kinds is one query
+    __mapper_args__ = {  # noqa: RUF012  (SQLAlchemy reads it off the class)
+        "polymorphic_on": "kind",
+        "version_id_col": version,
+        "with_polymorphic": "*",
+    }
+    __table_args__ = (Index("ix_games_finished_created_at", "finished", "created_at"),)
+
+    seats: Mapped[list[Seat]] = relationship(order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin")
+
+    # the relationships that hold a kind's inputs, in order: a change to them is a change of
+    # the game (its version goes up, its figures are kept anew)
+    input_collections: ClassVar[tuple[str, ...]] = ()
+    # the class of its input rows (each with a number, a submission id and set_entry())
+    input_model: ClassVar[Any]
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(seat.player.name for seat in self.seats)
+
+    def inputs(self) -> list[Any]:
+        """The game's input rows (deals, turns, rounds), in order."""
+        raise NotImplementedError
+
+    def state(self) -> Any:
+        """The game's inputs folded by its kind's rules."""
+        raise NotImplementedError
+
+    def played(self, entry: Any) -> Any:
+        """The state after one more input; a ``RulesError`` when the rules refuse it."""
+        raise NotImplementedError
+
+    def replaced(self, number: int, entry: Any) -> Any:
+        """The state with input ``number`` (from 1) as ``entry``; a ``RulesError`` when refused."""
+        raise NotImplementedError
+
+    def input_row(self, entry: Any) -> Any:
+        """A new row holding ``entry``, for the service to number and append."""
+        raise NotImplementedError
+
+    @classmethod
+    def kept_figures(cls, state: Any) -> KeptFigures:
+        """What lists and statistics keep of a replay (the same for a write and an import)."""
+        raise NotImplementedError
+
+    def keep_more(self, state: Any) -> None:
+        """Keep what else a kind keeps of a replay beside the game and its seats."""
+
+    def mark_changed(self) -> None:
+        """Say the game changed though its own row did not (an input was edited in place):
+        its version goes up at the flush, and its kept figures are rewritten."""
+        self.updated_at = utcnow()
+
+    def refresh_cache(self) -> None:
+        """Rewrite the derived figures kept beside the inputs from a fresh replay."""
+        state = self.state()
+        figures = self.kept_figures(state)
+        self.finished, self.rounds, self.next_seat = figures.finished, figures.rounds, figures.next_seat
+        for seat in self.seats:
+            seat.total = figures.totals[seat.position]
+            seat.won = figures.won[seat.position]
+        self.keep_more(state)
+
+    def summary(self) -> GameSummary:
+        """What a list of games shows, from the kept figures: no replay."""
+        names = self.player_names
+        return GameSummary(
+            names=names,
+            finished=self.finished,
+            winners=tuple(seat.player.name for seat in self.seats if seat.won),
+            next_up=None if self.next_seat is None else names[self.next_seat],
+            rounds=self.rounds,
+            next_number=None if self.finished else self.rounds + 1,
+        )
+
+
+KindGame = TypeVar("KindGame", bound=Game)
+
+
+class Seat(Model):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    __table_args__ = (Index("ix_seats_player_game", "player_id", "game_id"),)
+    # the colour a player plays (a set of cards, a token), where the kind gives one
+    colour: Mapped[str | None] = mapped_column(String(16))
+    # kept from the replay (see Game.refresh_cache): the running total, and a share of the win
+    total: Mapped[int | None]
+    won: Mapped[bool] = mapped_column(default=False)
+
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+def game_or_404(model: type[KindGame], game_id: str) -> KindGame:
+    """The game of this kind at this public id, or 404: one loader for every kind's pages."""
+    game = db.session.get(Game, game_id[:64])
+    if not isinstance(game, model):
+        abort(404)
+    return game
+
+
+def load_inputs(games: Sequence[Game], *collections: Any) -> None:
+    """Load these collections of many games in a query each, not one per game (an export)."""
+    if games:
+        db.session.scalars(select(Game).where(Game.id.in_([game.id for game in games])).options(selectinload(*collections))).all()

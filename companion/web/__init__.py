@@ -1,0 +1,50 @@
+"""The shared web pages and what every page goes through: the home page and the new-game
+page, the history and the players, the follow page, the files in and out, the installable
+app (manifest, service worker), the passcode, the language, error pages, the kept pages and
+their validators, and static files. Nothing here names a kind: every page asks the registry.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    """Set the shared pages up, once the app's kinds are registered."""
+    from .. import paths, registry
+    from ..rules.players import MAX_NAME_LENGTH
+    from ..serving import security, trust
+    from . import (
+        assets,
+        errors,
+        exchange,
+        freshness,
+        history,
+        home,
+        i18n,
+        parts,
+        passcode,
+        pwa,
+        ratelimits,  # noqa: F401  (registers its storage scheme with limits)
+        sharing,
+        watch,
+    )
+    from .extensions import limiter
+
+    assets.init_app(app)
+    sharing.init_app(app)
+    parts.init_app(app)
+    errors.init_app(app)
+    security.init_app(app)
+    trust.init_app(app)
+    passcode.init_app(app)
+    freshness.init_app(app)
+    # after freshness: a follower's poll answered 304 is nothing the limiter counts (it
+    # limits the passcode alone), and its check was a tenth of that answer's time
+    limiter.init_app(app)
+    i18n.init_app(app, str(paths.TRANSLATIONS))
+    for blueprint in (home.bp, exchange.bp, history.bp, watch.bp, pwa.bp, trust.bp):
+        app.register_blueprint(blueprint)
+    app.add_template_global(registry.of, "kind_of")
+    app.add_template_global(registry.every, "every_kind")
+    app.jinja_env.globals["MAX_NAME_LENGTH"] = MAX_NAME_LENGTH

@@ -1,0 +1,58 @@
+"""What a kind's pages answer with, the same for every kind: a file to download, and the way
+to a rematch already made."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from flask import Response, flash, redirect, url_for
+from werkzeug.wrappers import Response as Answer
+
+from .. import registry
+from ..exchange.writing import export_file
+from ..rules import N_, Message
+from ..service import Outcome, Written
+from ..store.games import Game
+from .i18n import say
+
+G = TypeVar("G", bound=Game)
+
+
+def json_download(games: Sequence[Game], filename: str) -> Response:
+    """These games as a companion/1 file to download."""
+    response = Response(json.dumps(export_file(games), indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def csv_download(columns: Sequence[str], rows: Iterable[Sequence[Any]], filename: str) -> Response:
+    """Rows under these columns as a CSV file to download."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(columns)
+    writer.writerows(rows)
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+REMATCH_REFUSED = N_("Another phone changed this game just now; no rematch was started.")
+
+
+def to_rematch(game: Game) -> Answer:
+    """A second tap on Rematch, or another phone's: the rematch already made, once."""
+    flash(say(N_("The rematch is already on: here it is.")))
+    return redirect(url_for(registry.of(game).show, game_id=game.rematch_id), code=303)
+
+
+def rematch_refused(written: Written[G], show: Callable[[G, Message], Answer]) -> Answer:
+    """A rematch that was not started: the one another tap or phone made (``TAKEN``), or
+    else the game ``show``n with the news that none was started."""
+    if written.outcome is Outcome.TAKEN:
+        flash(say(N_("The rematch is already on: here it is.")))
+        return redirect(url_for(registry.of(written.game).show, game_id=written.game.id), code=303)
+    return show(written.game, REMATCH_REFUSED)

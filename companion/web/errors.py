@@ -1,0 +1,129 @@
+"""Error pages that say what happened in words, for people and for htmx."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, abort, make_response, redirect, render_template, request
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DataError, OperationalError, StatementError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, SecurityError
+from werkzeug.routing import RequestRedirect
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..rules import N_
+from ..store.base import db
+from ..store.sqlite import is_busy
+from .extensions import htmx
+
+MESSAGES = {
+    400: N_("The companion could not read that request."),
+    404: N_("There is nothing here. The game may have been deleted, or the link is incomplete."),
+    405: N_("That address does not take this kind of request."),
+    408: N_("What was sent stopped arriving before it was complete, so nothing was saved. Try again."),
+    413: N_("That upload is too large."),
+    429: N_("Too many tries. Wait a minute and try again."),
+}
+
+
+# what the server's front tells the app of a body it refused (companion/serving/asgi.py):
+# the app answers in the reader's language
+BODY_REFUSED = "companion.body_refused"
+
+
+def refused_status(environ: Mapping[str, Any]) -> int | None:
+    """The status the server's front refused this request's body with (408, 413), if it did."""
+    return environ.get(BODY_REFUSED)
+
+
+def refuse_unreadable() -> None:
+    """Refuse, before anything reads it, a request whose body the server would not wait for
+    or found too large, and an address with a NUL character, which no page has (and which
+    PostgreSQL cannot even be asked about)."""
+    status = refused_status(request.environ)
+    if status is not None:
+        abort(status)
+    if "\x00" in request.path:
+        abort(404)
+
+
+def _holds_nul(error: StatementError) -> bool:
+    return "NUL" in str(error.orig) or any("\x00" in str(value) for value in _parameters(error.params))
+
+
+def _parameters(params: object) -> list[object]:
+    if isinstance(params, dict):
+        return list(params.values())
+    if isinstance(params, list | tuple):
+        return (
+            [value for item in params for value in _parameters(item)]
+            if params and isinstance(params[0], dict | list | tuple)
+            else list(params)
+        )
+    return []
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_refused(error: CSRFError) -> tuple[str, int]:
+        message = N_(
+            "This form has expired or did not come from the companion. Reload the page and try again; nothing was saved."
+        )
+        return render_template("error.html", code=400, message=message), 400
+
+    @app.errorhandler(SecurityError)
+    def foreign_host(error: SecurityError) -> tuple[str, int, dict[str, str]]:
+        # a Host outside COMPANION_HOSTS: no page can be built for it, and none should
+        # carry its name, so the refusal is plain text
+        return "This server does not answer to that host name.\n", 400, {"Content-Type": "text/plain; charset=utf-8"}
+
+    @app.errorhandler(OperationalError)
+    def database_busy(error: OperationalError) -> Response:
+        # only "database is locked" is a state to wait out; any other database error is a fault
+        if not is_busy(error):
+            raise error
+        db.session.rollback()
+        message = N_("The scorebook is busy with another table's write. Nothing was saved: try again in a moment.")
+        if htmx:
+            # a small notice swapped in above the page: the form keeps what was typed
+            response = make_response(render_template("_busy.html", message=message), 503)
+            response.headers["HX-Retarget"] = "#busy"
+            response.headers["HX-Reswap"] = "outerHTML"
+        else:
+            response = make_response(render_template("error.html", code=503, message=message), 503)
+        response.headers["Retry-After"] = "2"
+        return response
+
+    @app.errorhandler(DataError)
+    def unstorable(error: DataError) -> tuple[str, int]:
+        # a NUL character in a form or query value that reached PostgreSQL (SQLite stores it,
+        # and finds nothing): no game holds one, so nothing was found and nothing written
+        if not _holds_nul(error):
+            raise error
+        db.session.rollback()
+        message = N_("The companion could not read that request: it holds a character no game can store. Nothing was saved.")
+        return render_template("error.html", code=422, message=message), 422
+
+    @app.errorhandler(MethodNotAllowed)
+    def only_posted(error: MethodNotAllowed) -> BaseResponse | tuple[str, int]:
+        # a phone without JavaScript shows a refused deal at the address it posted to
+        # (/black-spy/<id>/deals); a reload there asks for it: show the game it belongs to
+        parent = request.path.rstrip("/").rsplit("/", 1)[0]
+        if request.method in ("GET", "HEAD") and parent:
+            try:
+                adapter = app.create_url_adapter(request)
+                assert adapter is not None
+                adapter.match(parent, method="GET")
+            except (NotFound, MethodNotAllowed, RequestRedirect):
+                pass
+            else:
+                return redirect(request.script_root + parent, code=303)
+        return http_error(error)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[str, int]:
+        code = error.code or 500
+        # werkzeug's own descriptions are English only: a code without words of ours gets a plain sentence
+        message = MESSAGES.get(code, N_("Something went wrong."))
+        return render_template("error.html", code=code, message=message), code
