@@ -24,7 +24,8 @@ class Client(FlaskClient):
         return super().open(*args, buffered=buffered, **kwargs)
 
 
-def make_app(database_url: str, **config: Any) -> Flask:
+def make_app(database_url: str, kinds: Sequence[Any] | None = None, **config: Any) -> Flask:
+    """An app for a test on ``database_url``: the companion's kinds unless ``kinds`` are given."""
     app = create_app(
         {
             "TESTING": True,
@@ -32,7 +33,8 @@ def make_app(database_url: str, **config: Any) -> Flask:
             "SQLALCHEMY_DATABASE_URI": database_url,
             "WTF_CSRF_ENABLED": False,
             **config,
-        }
+        },
+        kinds=kinds,
     )
     app.test_client_class = Client
     return app

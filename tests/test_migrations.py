@@ -56,3 +56,54 @@ def test_players_kept_before_names_had_keys_get_their_casefolded_key(databases) 
             keys = dict(connection.execute(text("SELECT name, key FROM players")).all())
         db.engine.dispose()
     assert keys == {"Əli": "əli", "ÁLVARO": "álvaro", "Bob": "bob"}
+
+
+def figures_shown(client) -> dict[str, str]:  # noqa: ANN001
+    """Every figure the list of players and each player's page show, by page."""
+    import re
+
+    players = client.get("/players").get_data(as_text=True)
+    shown = {"/players": re.sub(r"\s+", " ", players.split('id="standings"', 1)[1].split("</table>", 1)[0])}
+    for player_id in re.findall(r'href="/players/(\d+)"', players):
+        page = client.get(f"/players/{player_id}").get_data(as_text=True)
+        shown[player_id] = re.sub(r"\s+", " ", page.split("</form>", 2)[-1].split('<p class="actions">', 1)[0])
+    return shown
+
+
+def test_moving_each_kinds_statistics_into_its_own_tables_keeps_every_figure(databases, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """A database of the head before the move (b7c8d9e0f1a2), holding finished games of all
+    three kinds: its figures, as the shared tables counted them, are every page's after it."""
+    import importlib
+    import io
+    import json
+
+    from flask_migrate import downgrade
+
+    from tests.helpers import make_app
+    from tests.test_list_pages_queries import games_of_each_kind
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    url = databases.fresh()
+    app = make_app(url)
+    client = app.test_client()
+    upload = {"file": (io.BytesIO(json.dumps({"format": "companion/1", "games": games_of_each_kind(6)}).encode()), "f.json")}
+    assert client.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
+    before = figures_shown(client)
+    assert len(before) > 5 and any("Golf" in page for page in before.values())
+    moved = importlib.import_module("migrations.versions.c4d5e6f7a8b9_each_kind_keeps_its_own_statistics")
+    old = importlib.import_module("migrations.versions.2994bab3371d_statistics_kept_per_player_per_day_when_")
+    with app.app_context():
+        directory = app.extensions["migrate"].directory
+        downgrade(directory=directory, revision=moved.down_revision)
+        with db.engine.begin() as connection:
+            kept = sorted(map(tuple, connection.execute(text("SELECT * FROM player_days"))))
+            # the shared table as the app of that head counted it from the games themselves
+            connection.execute(text("DELETE FROM player_days"))
+            connection.execute(text("DELETE FROM rival_days"))
+            connection.execute(text(old._PLAYER_DAYS))
+            connection.execute(text(old._RIVAL_DAYS))
+            counted = sorted(map(tuple, connection.execute(text("SELECT * FROM player_days"))))
+        assert kept == counted and kept
+        upgrade(directory=directory)
+        db.engine.dispose()
+    assert figures_shown(client) == before

@@ -27,8 +27,6 @@ class Setup:
     def size(self) -> int:
         return len(self.players)
 
-    def seat_of(self, name: str) -> int:
-        return self.players.index(name)
 
     def left_of(self, seat: int) -> int:
         """The seat on this one's left (play goes clockwise): the dealer deals to it first."""
