@@ -7,7 +7,7 @@ PORT ?= 8000
 # the secure address beside the plain one; HTTPS_PORT=off for none
 HTTPS_PORT ?= 8443
 
-.PHONY: serve test lint fuzz install install-test system-packages translations messages clean
+.PHONY: serve test check lint fuzz install install-test system-packages translations messages clean
 
 # the app reads compiled catalogues (.mo); they are built from the .po files, never committed
 CATALOGUES := $(wildcard translations/*/LC_MESSAGES/messages.po)
@@ -58,6 +58,10 @@ TEST_WORKERS ?= 2
 test: install-test translations lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 	scripts/with-postgres.sh $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# the inner loop: lint, then every test that needs no browser and no PostgreSQL (SQLite only)
+check: install-test translations lint
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
 
 # the style of the whole tree (ruff: lint and format), the package's types (mypy --strict)
 # and its layers (import-linter), as pyproject.toml configures them

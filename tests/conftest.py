@@ -62,6 +62,12 @@ def database_url(databases: Databases) -> Iterator[str]:
 
 
 @pytest.fixture
+def empty_database(databases: Databases) -> str:
+    """A database with no tables yet, for a command that migrates it first."""
+    return databases.empty()
+
+
+@pytest.fixture
 def app(tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
     with running_app(database_url, tmp_path / "instance", monkeypatch) as app:
         yield app

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html as htmllib
+import io
+import json
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -10,10 +13,33 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import inspect, select, text
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
+from sqlalchemy import inspect, select
+from sqlalchemy import text as sql
 
 from companion import create_app
 from companion.store.base import db
+
+
+class CompiledTemplates(BytecodeCache):
+    """The templates compiled once per test process, not once per test's app: each app has a
+    Jinja environment of its own, and compiling a game page's templates anew took ~0.1 s of
+    every test that opened one. Jinja checks each template's source against its key, so an
+    edited template is compiled again."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED_TEMPLATES = CompiledTemplates()
 
 
 class Client(FlaskClient):
@@ -37,6 +63,7 @@ def make_app(database_url: str, kinds: Sequence[Any] | None = None, **config: An
         kinds=kinds,
     )
     app.test_client_class = Client
+    app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
     return app
 
 
@@ -85,10 +112,7 @@ def snapshot(app: Flask) -> dict[str, list[tuple]]:
     with app.app_context():
         tables = [name for name in inspect(db.engine).get_table_names() if name != "alembic_version"]
         with db.engine.connect() as connection:
-            return {
-                table: sorted(map(tuple, connection.execute(text(f'SELECT * FROM "{table}"'))), key=repr)
-                for table in tables
-            }
+            return {table: sorted(map(tuple, connection.execute(sql(f'SELECT * FROM "{table}"'))), key=repr) for table in tables}
 
 
 def game_state(app: Flask, game_id: str):
@@ -97,3 +121,99 @@ def game_state(app: Flask, game_id: str):
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.id == game_id))
         return game.state()
+
+
+def post_cards(
+    client: FlaskClient,
+    game_id: str,
+    rows: dict[int, tuple[int, int, int]],
+    high: dict[int, int],
+    rest: int | str = "none",
+    **extra: str,
+):
+    """Post a deal by cards: per seat (Black Spies, black 1-6, coloured Spies), who took each high black."""
+    form = {"mode": "cards", "rest": str(rest)}
+    for seat, (black_spies, low_blacks, coloured_spies) in rows.items():
+        form[f"black_spies-{seat}"] = str(black_spies)
+        form[f"low_blacks-{seat}"] = str(low_blacks)
+        form[f"coloured_spies-{seat}"] = str(coloured_spies)
+    for card, seat in high.items():
+        form[f"high-{card}"] = str(seat)
+    form.update(extra)
+    return client.post(f"/black-spy/{game_id}/deals", data=form)
+
+
+THREE_SPIES = (("Ana", "green"), ("Ben", "red"), ("Cy", "blue"))
+TWO_SPIES = (("Ana", "green"), ("Ben", "red"))
+
+
+def start_spy(
+    client: FlaskClient,
+    players: Sequence[tuple[str, str]] = THREE_SPIES,
+    first_player: int | str = 0,
+    spies: Sequence[tuple[int, str]] | None = None,
+) -> str:
+    """Start a Spy game through the form; return its id. ``spies`` (slot, facing) by row turns tracking on."""
+    form = {"first_player": str(first_player)}
+    for row, (name, colour) in enumerate(players):
+        form[f"spy-player-{row}"] = name
+        form[f"spy-colour-{row}"] = colour
+    if spies is not None:
+        form["track"] = "1"
+        for row, (slot, facing) in enumerate(spies):
+            form[f"spy-slot-{row}"] = str(slot)
+            form[f"spy-facing-{row}"] = facing
+    response = client.post("/spy/new", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    match = re.search(r"/spy/([A-Za-z0-9]+)$", response.location)
+    assert match, response.location
+    return match.group(1)
+
+
+def start_pad(client: FlaskClient, name: str = "Wingspan", players: tuple[str, ...] = ("Ana", "Ben", "Cy"), **form: str) -> str:
+    """Start a score pad through the form; return its id."""
+    data = {"pad-name": name, **{f"pad-player-{row}": player for row, player in enumerate(players)}, **form}
+    response = client.post("/scorepad/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    match = re.search(r"/scorepad/([A-Za-z0-9]+)$", response.location)
+    assert match
+    return match.group(1)
+
+
+def post_round(client: FlaskClient, game_id: str, points: tuple[int | str, ...], htmx: bool = False, **extra: str):
+    form = {**{f"points-{seat}": str(value) for seat, value in enumerate(points)}, **extra}
+    return client.post(f"/scorepad/{game_id}/rounds", data=form, headers={"HX-Request": "true"} if htmx else {})
+
+
+def exported(client: FlaskClient, address: str = "/export.json") -> dict[str, Any]:
+    """The companion/1 file at ``address`` (every game's, or one game's export), as a download."""
+    response = client.get(address)
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    return json.loads(response.get_data(as_text=True))
+
+
+def imported(client: FlaskClient, data: dict[str, Any]):
+    """Upload a companion/1 file through the home page's form."""
+    file = {"file": (io.BytesIO(json.dumps(data).encode()), "games.json")}
+    return client.post("/import", data=file, content_type="multipart/form-data")
+
+
+def watch_url(app: Flask, game_id: str) -> str:
+    """A game's read-only link."""
+    from companion.store.games import Game
+
+    with app.app_context():
+        return f"/watch/{db.session.scalar(select(Game.watch_id).where(Game.id == game_id))}"
+
+
+def fill_rule(rule: str, values: dict[str, str]) -> str:
+    """A url rule (``/black-spy/<game_id>``) with its parts filled in."""
+    for name, value in values.items():
+        rule = re.sub(rf"<(?:[a-z]+:)?{name}>", lambda _match, value=value: value, rule)
+    return rule
+
+
+def text(markup: str) -> str:
+    """What a piece of html says: tags dropped, entities read, spaces collapsed."""
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", markup)).split())

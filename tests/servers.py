@@ -68,15 +68,21 @@ class Server:
             "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")])),
             **(self.extra_env or {}),
         }
-        command = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(self.port), *self.options]
+        command = [
+            str(Path(sys.executable).with_name("companion")),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            *self.options,
+        ]
         self.folder.mkdir(parents=True, exist_ok=True)
         # a file, not a pipe: a pipe nobody reads would stall the server once full
         log = self.folder / "server.log"
         with log.open("ab") as output:
             # a session of its own: kill() ends the whole tree, as a power cut would
-            self.process = subprocess.Popen(
-                command, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-            )
+            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -84,7 +84,9 @@ def test_a_kind_that_lives_only_in_the_tests_goes_through_every_shared_page(tall
     assert "Following a tally" in follow and re.findall(r'<span class="total">(\d+)</span>', follow) == ["7", "11", "14"]
 
 
-def test_a_tally_is_exported_and_imported_like_any_game(tally_app: Flask, databases: Databases, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tally_is_exported_and_imported_like_any_game(
+    tally_app: Flask, databases: Databases, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     client = tally_app.test_client()
     game_id = play_a_tally(client)
     exported = json.loads(client.get("/export.json").get_data(as_text=True))
@@ -97,7 +99,11 @@ def test_a_tally_is_exported_and_imported_like_any_game(tally_app: Flask, databa
         assert elsewhere.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
         again = json.loads(elsewhere.get("/export.json").get_data(as_text=True))
         assert [game for game in again["games"] if game["kind"] == "tally"] == [tally]
-        assert re.findall(r'<span class="total">(\d+)</span>', elsewhere.get(f"/tally/{game_id}").get_data(as_text=True)) == ["7", "11", "14"]
+        assert re.findall(r'<span class="total">(\d+)</span>', elsewhere.get(f"/tally/{game_id}").get_data(as_text=True)) == [
+            "7",
+            "11",
+            "14",
+        ]
     finally:
         with other.app_context():
             db.engine.dispose()

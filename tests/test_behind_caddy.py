@@ -18,7 +18,9 @@ from tests.databases import Databases
 from tests.servers import Server, free_port
 
 CADDY = shutil.which("caddy")
-pytestmark = pytest.mark.skipif(CADDY is None, reason="Debian's caddy package is not installed (scripts/system-packages.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    CADDY is None, reason="Debian's caddy package is not installed (scripts/system-packages.sh installs it)"
+)
 
 
 def serves_its_certificate(port: int, root: Path) -> bool:
@@ -36,7 +38,9 @@ def serves_its_certificate(port: int, root: Path) -> bool:
 @pytest.fixture
 def behind_caddy(tmp_path: Path, sqlite_databases: Databases) -> Iterator[tuple[Server, str, Path]]:
     app = Server(
-        tmp_path / "instance", free_port(), sqlite_databases.empty(),
+        tmp_path / "instance",
+        free_port(),
+        sqlite_databases.empty(),
         extra_env={"COMPANION_PROXY": "1", "COMPANION_HOSTS": "localhost"},
     ).start()
     port = free_port()
@@ -48,7 +52,12 @@ def behind_caddy(tmp_path: Path, sqlite_databases: Databases) -> Iterator[tuple[
         f"https://localhost:{port} {{\n\ttls internal\n\treverse_proxy 127.0.0.1:{app.port}\n}}\n"
     )
     log = (tmp_path / "caddy.log").open("wb")
-    caddy = subprocess.Popen([CADDY, "run", "--config", str(config), "--adapter", "caddyfile"], stdout=log, stderr=subprocess.STDOUT, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    caddy = subprocess.Popen(
+        [CADDY, "run", "--config", str(config), "--adapter", "caddyfile"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     root = storage / "pki" / "authorities" / "local" / "root.crt"
     try:
         deadline = time.monotonic() + 30
@@ -68,7 +77,7 @@ def behind_caddy(tmp_path: Path, sqlite_databases: Databases) -> Iterator[tuple[
 
 
 def test_behind_caddy_the_follow_link_and_the_cookie_are_https(behind_caddy: tuple[Server, str, Path]) -> None:
-    app, base, root = behind_caddy
+    _, base, root = behind_caddy
     context = ssl.create_default_context(cafile=str(root))
     opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context), urllib.request.HTTPCookieProcessor())
     page = opener.open(f"{base}/new", timeout=10)
@@ -78,7 +87,9 @@ def test_behind_caddy_the_follow_link_and_the_cookie_are_https(behind_caddy: tup
     token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
     form = {"csrf_token": token, "first_dealer": "0", "player-0": "Ana", "player-1": "Ben", "player-2": "Cy"}
     # over https Flask-WTF wants the Referer a browser sends with the form (same origin)
-    request = urllib.request.Request(f"{base}/black-spy/new", urllib.parse.urlencode(form).encode(), headers={"Referer": f"{base}/new"})
+    request = urllib.request.Request(
+        f"{base}/black-spy/new", urllib.parse.urlencode(form).encode(), headers={"Referer": f"{base}/new"}
+    )
     game = opener.open(request, timeout=10)
     follow = re.search(r'<p class="link"><a href="([^"]+)"', game.read().decode()).group(1)
     assert follow.startswith(f"{base}/watch/")
@@ -87,7 +98,7 @@ def test_behind_caddy_the_follow_link_and_the_cookie_are_https(behind_caddy: tup
 
 
 def test_the_app_itself_refuses_a_host_it_was_not_given(behind_caddy: tuple[Server, str, Path]) -> None:
-    app, base, root = behind_caddy
+    app, _, _ = behind_caddy
     request = urllib.request.Request(f"{app.url}/", headers={"Host": "evil.example"})
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=5)

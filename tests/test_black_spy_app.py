@@ -9,23 +9,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from tests.helpers import game_state, make_app, post_points, snapshot, start_game
+from tests.helpers import game_state, make_app, post_cards, post_points, snapshot, start_game
 
 
 def page(client: FlaskClient, game_id: str) -> str:
     return client.get(f"/black-spy/{game_id}").get_data(as_text=True)
-
-
-def post_cards(client: FlaskClient, game_id: str, rows: dict[int, tuple[int, int, int]], high: dict[int, int], rest: int | str = "none", **extra: str):
-    form = {"mode": "cards", "rest": str(rest)}
-    for seat, (black_spies, low_blacks, coloured_spies) in rows.items():
-        form[f"black_spies-{seat}"] = str(black_spies)
-        form[f"low_blacks-{seat}"] = str(low_blacks)
-        form[f"coloured_spies-{seat}"] = str(coloured_spies)
-    for card, seat in high.items():
-        form[f"high-{card}"] = str(seat)
-    form.update(extra)
-    return client.post(f"/black-spy/{game_id}/deals", data=form)
 
 
 # --- starting a game --------------------------------------------------------------------
@@ -34,7 +22,7 @@ def post_cards(client: FlaskClient, game_id: str, rows: dict[int, tuple[int, int
 def test_a_new_game_shows_the_first_deal_at_a_glance(client: FlaskClient) -> None:
     game_id = start_game(client, first_dealer=1)
     html = page(client, game_id)
-    assert "Deal 1: <span class=\"who\">Ben</span> deals" in html
+    assert 'Deal 1: <span class="who">Ben</span> deals' in html
     assert "15 cards each" in html
     assert "Pass 3 cards left" in html
     assert "Ana&nbsp;→&nbsp;Ben" in html and "Dee&nbsp;→&nbsp;Ana" in html
@@ -70,7 +58,11 @@ def test_draw_for_me_picks_one_of_the_players_and_says_who(client: FlaskClient, 
         ({"player-0": "A" * 41, "player-1": "Ben", "player-2": "Cy"}, "player-0", "at most 40 characters"),
         ({"player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "end_value": "lots"}, "end_value", "whole number"),
         ({"player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "preset": "poker"}, "preset", "Unknown rule set"),
-        ({"player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "first_dealer": "4"}, "first_dealer", "one of the named players"),
+        (
+            {"player-0": "Ana", "player-1": "Ben", "player-2": "Cy", "first_dealer": "4"},
+            "first_dealer",
+            "one of the named players",
+        ),
     ],
 )
 def test_a_game_that_cannot_be_seated_is_refused_and_nothing_is_saved(
@@ -104,7 +96,7 @@ def test_a_deal_by_points_adds_to_the_totals_and_moves_the_deal_on(client: Flask
     assert state.totals == (20, 15, 25, 0)
     html = page(client, game_id)
     assert "Deal 1 recorded." in html
-    assert "Deal 2: <span class=\"who\">Ben</span> deals" in html
+    assert 'Deal 2: <span class="who">Ben</span> deals' in html
     assert "Pass 3 cards right" in html and "Ben&nbsp;→&nbsp;Ana" in html
 
 
@@ -184,9 +176,7 @@ def test_a_deal_by_cards_is_scored_and_the_rest_goes_to_the_chosen_player(client
     game_id = start_game(client)
     # ana: 2 black spies, 3 low, black 8 and 11, 1 coloured spy = 20 + 3 + 2 + 5 - 5 = 25
     # ben: 1 black spy, black 9 = 13; cy: 2 coloured spies = -10; dee: the rest
-    response = post_cards(
-        client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3
-    )
+    response = post_cards(client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3)
     assert response.status_code == 303
     # dee: 3 black spies, 3 low, black 10, 1 coloured spy = 30 + 3 + 4 - 5 = 32
     assert game_state(app, game_id).totals == (25, 13, -10, 32)
@@ -204,7 +194,11 @@ def test_one_tap_on_the_untouched_cards_form_records_nothing(client: FlaskClient
     game_id = start_game(client)
     before = snapshot(app)
     # as the page sends it: every box blank, no black 8-11 picked, the dealer marked for the rest
-    form = {"mode": "cards", "rest": "0", **{f"{key}-{seat}": "" for key in ("black_spies", "low_blacks", "coloured_spies") for seat in range(4)}}
+    form = {
+        "mode": "cards",
+        "rest": "0",
+        **{f"{key}-{seat}": "" for key in ("black_spies", "low_blacks", "coloured_spies") for seat in range(4)},
+    }
     response = client.post(f"/black-spy/{game_id}/deals", data=form)
     assert response.status_code == 422
     html = response.get_data(as_text=True)
@@ -438,7 +432,9 @@ def test_the_cards_form_carries_the_rule_sets_card_values_for_the_running_points
     import html as markup
     import json
 
-    found = re.search(r"data-card-values='([^']*)'", client.get(f"/black-spy/{start_game(client)}?mode=cards").get_data(as_text=True))
+    found = re.search(
+        r"data-card-values='([^']*)'", client.get(f"/black-spy/{start_game(client)}?mode=cards").get_data(as_text=True)
+    )
     assert found
     values = json.loads(markup.unescape(found.group(1)))
     assert values == {
@@ -455,7 +451,9 @@ def test_the_cards_form_carries_the_rule_sets_card_values_for_the_running_points
     assert json.loads(markup.unescape(re.search(r"data-card-values='([^']*)'", off).group(1)))["shoot"] == []
 
 
-def test_a_shoot_typed_as_final_scores_is_told_how_a_shoot_is_entered_and_nothing_is_saved(client: FlaskClient, app: Flask) -> None:
+def test_a_shoot_typed_as_final_scores_is_told_how_a_shoot_is_entered_and_nothing_is_saved(
+    client: FlaskClient, app: Flask
+) -> None:
     game_id = start_game(client)
     before = snapshot(app)
     response = post_points(client, game_id, [0, 60, 60, 60])
@@ -467,7 +465,9 @@ def test_a_shoot_typed_as_final_scores_is_told_how_a_shoot_is_entered_and_nothin
 
 
 @pytest.mark.parametrize("digits", [26, 40, 400])
-def test_deal_points_of_very_many_digits_are_refused_in_words_and_change_nothing(client: FlaskClient, app: Flask, digits: int) -> None:
+def test_deal_points_of_very_many_digits_are_refused_in_words_and_change_nothing(
+    client: FlaskClient, app: Flask, digits: int
+) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0])
     before = snapshot(app)
@@ -574,7 +574,9 @@ def deal_one_sent_late(client: FlaskClient, game_id: str, points: list[int]) -> 
     return late.get_data(as_text=True)
 
 
-def test_numbers_beaten_by_another_phones_deal_stay_on_screen_to_record_as_the_next_deal_or_discard(client: FlaskClient, app: Flask) -> None:
+def test_numbers_beaten_by_another_phones_deal_stay_on_screen_to_record_as_the_next_deal_or_discard(
+    client: FlaskClient, app: Flask
+) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0], number="1")
     before = snapshot(app)
@@ -606,8 +608,8 @@ def test_a_deal_that_loses_to_another_phones_edit_says_the_game_changed_not_that
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import companion.service as views
-    from companion.store.base import db
     from companion.kinds.black_spy.models import Deal
+    from companion.store.base import db
     from companion.store.games import Game
 
     game_id = start_game(client)
@@ -662,7 +664,9 @@ def test_the_deal_form_sits_in_the_deals_card_right_under_whose_deal_and_the_pas
     post_points(client, game_id, [20, 15, 25, 0])
     html = page(client, game_id)
     card = re.search(r'<section class="card next-deal deal-card".*?</section>', html, re.S).group(0)
-    assert card.index("Deal 2:") < card.index("Pass 3 cards right") < card.index('<form method="post"') < card.index('id="points-0"')
+    assert (
+        card.index("Deal 2:") < card.index("Pass 3 cards right") < card.index('<form method="post"') < card.index('id="points-0"')
+    )
     assert html.index('id="points-0"') < html.index("Standings") < html.index("Standard rules")
 
 
@@ -681,14 +685,18 @@ def test_each_row_of_the_deals_table_opens_its_own_deal_for_a_change(client: Fla
 
 def test_the_coming_deal_says_who_leads_the_first_trick_by_the_rule_set(client: FlaskClient) -> None:
     standard = start_game(client)
-    assert "First trick: <strong>whoever holds the Red 1</strong> leads." in client.get(f"/black-spy/{standard}").get_data(as_text=True)
+    assert "First trick: <strong>whoever holds the Red 1</strong> leads." in client.get(f"/black-spy/{standard}").get_data(
+        as_text=True
+    )
     # classic: the dealer's left leads; a name goes into the translated sentence escaped
     classic = start_game(client, ("Ana", "Ben", "O'Neil", "Dee"), first_dealer=1, preset="classic")
     page = client.get(f"/black-spy/{classic}").get_data(as_text=True)
     assert "First trick: <strong>O&#39;Neil (the dealer&#39;s left)</strong> leads." in page
 
 
-def test_numbers_refused_because_the_game_ended_meanwhile_are_said_so_the_table_can_check_them(client: FlaskClient, app: Flask) -> None:
+def test_numbers_refused_because_the_game_ended_meanwhile_are_said_so_the_table_can_check_them(
+    client: FlaskClient, app: Flask
+) -> None:
     game_id = start_game(client, end_value="70")
     assert post_points(client, game_id, [80, -5, -15, 0], shoot="none", number="1").status_code == 303  # the game is over
     before = snapshot(app)

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import RulesError
+from companion.kinds.black_spy.forms import parse_cards, parse_points
 from companion.kinds.black_spy.rules import (
     CLASSIC,
+    HIGH_BLACKS,
     STANDARD,
     Cards,
     CardsEntry,
-    HIGH_BLACKS,
     GameOverError,
     GameState,
     PointsEntry,
@@ -35,7 +35,7 @@ from companion.kinds.black_spy.rules import (
     score_deal,
     shoot_candidates,
 )
-from companion.kinds.black_spy.forms import parse_cards, parse_points
+from companion.rules import RulesError
 
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eve", "Fay")
 
@@ -774,9 +774,7 @@ def test_an_edit_with_an_invalid_deal_is_refused():
 
 
 def count_cards(owners: list[int], n: int) -> tuple[Cards, ...]:
-    held: list[dict] = [
-        {"black_spies": 0, "low_blacks": 0, "high_blacks": set(), "coloured_spies": 0} for _ in range(n)
-    ]
+    held: list[dict] = [{"black_spies": 0, "low_blacks": 0, "high_blacks": set(), "coloured_spies": 0} for _ in range(n)]
     for (colour, rank), seat in zip(DECK, owners, strict=True):
         mine = held[seat]
         if colour == "black":
@@ -816,7 +814,7 @@ def test_any_deal_of_the_sixty_cards_scores_by_the_rulebook(deal):
     n, owners = deal
     names = players(n)
     cards = count_cards(owners, n)
-    blacks = [sum(1 for card, seat in zip(DECK, owners) if card[0] == "black" and seat == s) for s in range(n)]
+    blacks = [sum(1 for card, seat in zip(DECK, owners, strict=True) if card[0] == "black" and seat == s) for s in range(n)]
     holder = next((seat for seat in range(n) if blacks[seat] == 16), None)
 
     for rules, coloured_spy, deal_total, shoots in (
@@ -824,7 +822,7 @@ def test_any_deal_of_the_sixty_cards_scores_by_the_rulebook(deal):
         (CLASSIC, CLASSIC_COLOURED_SPY, CLASSIC_DEAL_TOTAL, False),
     ):
         expected_raw = tuple(
-            sum(card_value(card, coloured_spy) for card, owner in zip(DECK, owners) if owner == seat)
+            sum(card_value(card, coloured_spy) for card, owner in zip(DECK, owners, strict=True) if owner == seat)
             for seat in range(n)
         )
         by_cards = score_deal(rules, names, CardsEntry(cards))
@@ -915,7 +913,15 @@ def test_a_classic_deal_by_cards_needs_no_coloured_spies():
 
 
 def test_a_classic_deal_by_cards_ignores_coloured_spies_sent_anyway():
-    form = {"black_spies-0": "6", "low_blacks-0": "6", "coloured_spies-0": "3", "high-8": "0", "high-9": "0", "high-10": "0", "high-11": "0"}
+    form = {
+        "black_spies-0": "6",
+        "low_blacks-0": "6",
+        "coloured_spies-0": "3",
+        "high-8": "0",
+        "high-9": "0",
+        "high-10": "0",
+        "high-11": "0",
+    }
     form.update({"black_spies-1": "0", "black_spies-2": "0"})
     cards = parse_cards(players(3), form, rest=None, rules=CLASSIC)
     assert cards[0].coloured_spies == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 from flask.testing import FlaskClient
@@ -54,7 +55,7 @@ def test_players_with_equal_totals_each_keep_a_line_of_their_own(client: FlaskCl
     for point in range(len(deals) + 1):
         heights = sorted(line[point][1] for line in lines.values())
         # side by side, so that no line covers another
-        assert all(b - a >= LINE_WIDTH for a, b in zip(heights, heights[1:])), (point, heights)
+        assert all(b - a >= LINE_WIDTH for a, b in pairwise(heights)), (point, heights)
 
 
 def test_a_line_moves_aside_only_where_it_meets_another(client: FlaskClient) -> None:
@@ -66,7 +67,10 @@ def test_a_line_moves_aside_only_where_it_meets_another(client: FlaskClient) -> 
     # after deal 2 (50, 20, 25, 25 against 25, 25 for Cy and Dee: they meet, Ana and Ben do not)
     cy, dee = lines[2][2][1], lines[3][2][1]
     assert abs(cy - dee) >= LINE_WIDTH
-    ticks = {int(value): float(y) for y, value in re.findall(r'<text class="tick" x="[^"]*" y="([^"]*)" text-anchor="end">(\d+)</text>', chart)}
+    ticks = {
+        int(value): float(y)
+        for y, value in re.findall(r'<text class="tick" x="[^"]*" y="([^"]*)" text-anchor="end">(\d+)</text>', chart)
+    }
     per_point = (ticks[0] - ticks[max(ticks)]) / max(ticks)
     assert lines[0][2][1] == pytest.approx(ticks[0] - 4 - 50 * per_point, abs=0.3)
 
@@ -75,13 +79,18 @@ def test_every_line_ends_in_a_dot_of_its_colour(client: FlaskClient) -> None:
     names, deals, rules = TIED["two pairs"]
     chart = chart_of(client, play(client, names, deals, **rules))
     lines = lines_of(chart)
-    dots = {int(seat): (float(x), float(y)) for seat, x, y in re.findall(r'<circle class="end-dot seat-(\d)" cx="([^"]*)" cy="([^"]*)"', chart)}
+    dots = {
+        int(seat): (float(x), float(y))
+        for seat, x, y in re.findall(r'<circle class="end-dot seat-(\d)" cx="([^"]*)" cy="([^"]*)"', chart)
+    }
     assert dots == {seat: line[-1] for seat, line in lines.items()}
 
 
 def label_box(chart: str) -> tuple[float, float, float, float]:
     """Where the end value's label is drawn: left, top, right, bottom, one pixel to spare."""
-    x, y, anchor, words = re.search(r'<text class="end-label" x="([^"]*)" y="([^"]*)" text-anchor="(\w+)">([^<]*)</text>', chart).groups()
+    x, y, anchor, words = re.search(
+        r'<text class="end-label" x="([^"]*)" y="([^"]*)" text-anchor="(\w+)">([^<]*)</text>', chart
+    ).groups()
     x, y = float(x), float(y)
     # a generous width for the font: wider than any of its digits or letters
     width = len(words) * LABEL_SIZE * 0.62
@@ -91,7 +100,7 @@ def label_box(chart: str) -> tuple[float, float, float, float]:
 
 def crosses(box: tuple[float, float, float, float], line: list[tuple[float, float]]) -> bool:
     left, top, right, bottom = box
-    for (x1, y1), (x2, y2) in zip(line, line[1:]):
+    for (x1, y1), (x2, y2) in pairwise(line):
         for step in range(101):
             x, y = x1 + (x2 - x1) * step / 100, y1 + (y2 - y1) * step / 100
             # the line's own width counts

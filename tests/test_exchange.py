@@ -22,15 +22,16 @@ from companion.exchange import writing
 from companion.store.base import db
 from companion.store.games import Game
 from tests.databases import Databases
-from tests.helpers import make_app, post_points, snapshot, start_game
-from tests.test_black_spy_app import post_cards
+from tests.helpers import exported, make_app, post_cards, post_points, snapshot, start_game
 
 
 def play_a_mixed_history(client: FlaskClient) -> list[str]:
     """A finished game, one with a shoot and a by-cards deal, and a house-rules one."""
     finished = start_game(client, names=("Eve", "Fay", "Gus"), end_value="50")
     mixed = start_game(client, first_dealer=2)
-    classic = start_game(client, names=("Hal", "Ida", "Jo", "Kim", "Lu"), preset="classic", shoot_rule="on", first_lead="dealer-right")
+    classic = start_game(
+        client, names=("Hal", "Ida", "Jo", "Kim", "Lu"), preset="classic", shoot_rule="on", first_lead="dealer-right"
+    )
     recorded = [
         post_points(client, finished, [60, 0, 0], shoot="none"),
         post_points(client, mixed, [20, 15, 25, 0]),
@@ -40,13 +41,6 @@ def play_a_mixed_history(client: FlaskClient) -> list[str]:
     ]
     assert [response.status_code for response in recorded] == [303] * len(recorded)
     return [finished, mixed, classic]
-
-
-def exported(client: FlaskClient) -> dict:
-    response = client.get("/export.json")
-    assert response.status_code == 200
-    assert "attachment" in response.headers["Content-Disposition"]
-    return json.loads(response.get_data(as_text=True))
 
 
 def test_a_game_exports_its_inputs_and_what_they_derive(client: FlaskClient) -> None:
@@ -107,8 +101,14 @@ def test_an_id_already_here_is_refused_not_overwritten(client: FlaskClient, app:
 def test_an_import_without_ids_makes_new_games(client: FlaskClient, app: Flask) -> None:
     data = {
         "format": "companion/1",
-        "games": [{"kind": "black-spy", "players": ["Ana", "Ben", "Cy"], "first_dealer": "Cy",
-                   "deals": [{"raw": {"Ana": 60, "Ben": 0, "Cy": 0}, "shooter": "Ana"}]}],
+        "games": [
+            {
+                "kind": "black-spy",
+                "players": ["Ana", "Ben", "Cy"],
+                "first_dealer": "Cy",
+                "deals": [{"raw": {"Ana": 60, "Ben": 0, "Cy": 0}, "shooter": "Ana"}],
+            }
+        ],
     }
     upload = {"file": (io.BytesIO(json.dumps(data).encode()), "games.json")}
     assert client.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
@@ -122,7 +122,10 @@ def test_files_that_are_not_games_are_refused_in_words(client: FlaskClient, app:
         (b"\xff\xfe not json", "the file is not JSON text"),
         (b"[1, 2, 3]", "is not a companion/1 file"),
         (b'{"format": "companion/1", "games": [{"players": "Ana"}]}', "players must be a list of names"),
-        (b'{"format": "companion/1", "games": [{"players": ["A", "B", "C"], "first_dealer": "A", "deals": [{"raw": {"A": true, "B": 30, "C": 30}}]}]}', "A&#39;s points must be a whole number"),
+        (
+            b'{"format": "companion/1", "games": [{"players": ["A", "B", "C"], "first_dealer": "A", "deals": [{"raw": {"A": true, "B": 30, "C": 30}}]}]}',
+            "A&#39;s points must be a whole number",
+        ),
     ]:
         upload = {"file": (io.BytesIO(content), "games.json")}
         response = client.post("/import", data=upload, content_type="multipart/form-data")
@@ -132,11 +135,6 @@ def test_files_that_are_not_games_are_refused_in_words(client: FlaskClient, app:
 
 
 # --- the command line ------------------------------------------------------------------
-
-
-@pytest.fixture
-def empty_database(databases: Databases) -> str:
-    return databases.empty()
 
 
 @dataclass
@@ -174,10 +172,12 @@ def companion(tmp_path: Path, database: str, *args: str) -> Ran:
 def installed_companion(tmp_path: Path, database: str, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "DATABASE_URL": database, "COMPANION_INSTANCE": str(tmp_path / "instance")}
     command = [str(Path(sys.executable).with_name("companion")), *args]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, check=False)
 
 
-def test_the_command_line_imports_and_exports_on_a_fresh_database(client: FlaskClient, tmp_path: Path, empty_database: str) -> None:
+def test_the_command_line_imports_and_exports_on_a_fresh_database(
+    client: FlaskClient, tmp_path: Path, empty_database: str
+) -> None:
     play_a_mixed_history(client)
     source = exported(client)
     file = tmp_path / "games.json"
@@ -193,7 +193,9 @@ def test_the_command_line_imports_and_exports_on_a_fresh_database(client: FlaskC
     assert [game["id"] for game in json.loads(one.stdout)["games"]] == [source["games"][1]["id"]]
 
 
-def test_the_command_line_refuses_a_bad_file_with_a_non_zero_status_and_writes_nothing(client: FlaskClient, tmp_path: Path, empty_database: str) -> None:
+def test_the_command_line_refuses_a_bad_file_with_a_non_zero_status_and_writes_nothing(
+    client: FlaskClient, tmp_path: Path, empty_database: str
+) -> None:
     play_a_mixed_history(client)
     data = exported(client)
     data["games"][2]["deals"].append({"raw": {"Hal": 1, "Ida": 2, "Jo": 3, "Kim": 4, "Lu": 5}, "shooter": None})
@@ -252,7 +254,9 @@ def test_a_file_exported_before_game_kinds_were_one_shape_imports_unchanged(clie
     fixture = Path(__file__).parent / "fixtures" / "companion-1-from-5740512.json"
     before = json.loads(fixture.read_text(encoding="utf-8"))
     assert {game["kind"] for game in before["games"]} == {"black-spy", "spy"}
-    response = client.post("/import", data={"file": (io.BytesIO(fixture.read_bytes()), "old.json")}, content_type="multipart/form-data")
+    response = client.post(
+        "/import", data={"file": (io.BytesIO(fixture.read_bytes()), "old.json")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 303
     assert exported(client)["games"] == before["games"]
 
@@ -264,11 +268,23 @@ def many_games(count: int) -> dict:
     """Black Spy games over by their last deal, and score pads ended, on several days."""
     names = ["Ana", "Ben", "Cy"]
     games = [
-        {"kind": "black-spy", "players": names, "first_dealer": "Ana", "created_at": f"2025-03-{1 + n % 28:02d}T20:{n % 60:02d}:00Z",
-         "rules": {"end_value": 25 * (1 + n % 3)}, "deals": [{"raw": {"Ana": 20, "Ben": 25, "Cy": 15}}] * (1 + n % 3)}
+        {
+            "kind": "black-spy",
+            "players": names,
+            "first_dealer": "Ana",
+            "created_at": f"2025-03-{1 + n % 28:02d}T20:{n % 60:02d}:00Z",
+            "rules": {"end_value": 25 * (1 + n % 3)},
+            "deals": [{"raw": {"Ana": 20, "Ben": 25, "Cy": 15}}] * (1 + n % 3),
+        }
         if n % 3
-        else {"kind": "scorepad", "name": "Golf", "players": names, "created_at": f"2025-04-{1 + n % 28:02d}T21:00:00Z",
-              "ended": True, "rounds": [{"Ana": 1, "Ben": 2, "Cy": 3}] * (n % 4)}
+        else {
+            "kind": "scorepad",
+            "name": "Golf",
+            "players": names,
+            "created_at": f"2025-04-{1 + n % 28:02d}T21:00:00Z",
+            "ended": True,
+            "rounds": [{"Ana": 1, "Ben": 2, "Cy": 3}] * (n % 4),
+        }
         for n in range(count)
     ]
     return {"format": "companion/1", "games": games}
@@ -284,7 +300,9 @@ def test_an_export_of_every_game_is_made_as_it_is_sent_a_batch_of_games_at_a_tim
 ) -> None:
     monkeypatch.setattr(writing, "EXPORT_BATCH", 5)
     file = many_games(23)
-    imported = client.post("/import", data={"file": (io.BytesIO(json.dumps(file).encode()), "games.json")}, content_type="multipart/form-data")
+    imported = client.post(
+        "/import", data={"file": (io.BytesIO(json.dumps(file).encode()), "games.json")}, content_type="multipart/form-data"
+    )
     assert imported.status_code == 303
     response = client.get(address, buffered=False)
     assert response.status_code == 200 and response.is_streamed
@@ -308,7 +326,9 @@ def test_an_export_of_every_game_is_made_as_it_is_sent_a_batch_of_games_at_a_tim
         assert body == whole_csv and body.count("\n") > 23
 
 
-def test_the_command_line_export_and_backup_are_whole_or_not_there_and_private(client: FlaskClient, tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_command_line_export_and_backup_are_whole_or_not_there_and_private(
+    client: FlaskClient, tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import stat
 
     play_a_mixed_history(client)
@@ -322,7 +342,7 @@ def test_the_command_line_export_and_backup_are_whole_or_not_there_and_private(c
     # an export that fails half way leaves the file that was there, and no half of a new one
     out.write_text("before")
 
-    def failing(games):  # noqa: ANN001, ANN202
+    def failing(games):
         yield '{"format": "companion/1", "games": ['
         raise OSError(28, "No space left on device")
 
@@ -354,7 +374,9 @@ def test_the_instance_folder_and_every_database_file_in_it_are_its_owners_alone(
     assert stat.S_IMODE(database.stat().st_mode) == 0o600
 
 
-def test_the_count_of_wrong_passcodes_is_kept_in_a_file_of_its_owners_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_count_of_wrong_passcodes_is_kept_in_a_file_of_its_owners_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import stat
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from companion.web import sharing, watch
 from companion.store.base import db
+from companion.web import sharing, watch
 from tests.helpers import make_app, start_game
 from tests.test_follow_link_privacy import said
 
@@ -73,7 +73,9 @@ def test_opened_on_the_servers_own_device_the_link_names_its_address_on_the_netw
 def test_a_server_listening_on_its_own_device_alone_says_no_other_phone_can_follow(listening: Flask) -> None:
     link, note, qr = follow_panel_with_qr(listening, ON_THIS_DEVICE)
     assert link.startswith(f"{ON_THIS_DEVICE}/watch/")
-    assert note == "No other phone can open this link: it leads each phone to itself, and this server listens on this device alone."
+    assert (
+        note == "No other phone can open this link: it leads each phone to itself, and this server listens on this device alone."
+    )
     # a QR code a friend's phone would scan only to be led to itself is not drawn
     assert not qr
     assert follow_panel_with_qr(listening, "http://phone.example:8000")[2]

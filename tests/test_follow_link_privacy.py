@@ -11,19 +11,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.store.base import db
-from tests.helpers import make_app, start_game
+from tests.helpers import TWO_SPIES, make_app, start_game, start_spy
 
 
 def said(html: str, element_id: str) -> str | None:
     match = re.search(rf'<p [^>]*id="{element_id}">(.*?)</p>', html, re.S)
     return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", "", match.group(1))).split()) if match else None
-
-
-def start_spy(client: FlaskClient) -> str:
-    form = {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red", "first_player": "0"}
-    response = client.post("/spy/new", data=form)
-    assert response.status_code == 303
-    return response.location
 
 
 @pytest.fixture
@@ -41,7 +34,7 @@ def signed_in(app: Flask) -> FlaskClient:
 
 
 def test_without_a_passcode_the_follow_panel_says_the_link_keeps_nothing_private(client: FlaskClient) -> None:
-    for game_page in (f"/black-spy/{start_game(client)}", start_spy(client)):
+    for game_page in (f"/black-spy/{start_game(client)}", f"/spy/{start_spy(client, players=TWO_SPIES)}"):
         panel = said(client.get(game_page).get_data(as_text=True), "follow-privacy")
         assert panel is not None, game_page
         assert "private only on a server with a passcode" in panel and "This one has none" in panel
@@ -50,7 +43,7 @@ def test_without_a_passcode_the_follow_panel_says_the_link_keeps_nothing_private
 
 def test_with_a_passcode_the_follow_panel_says_the_link_opens_that_game_alone(private: Flask) -> None:
     client = signed_in(private)
-    for game_page in (f"/black-spy/{start_game(client)}", start_spy(client)):
+    for game_page in (f"/black-spy/{start_game(client)}", f"/spy/{start_spy(client, players=TWO_SPIES)}"):
         panel = said(client.get(game_page).get_data(as_text=True), "follow-privacy")
         assert panel is not None, game_page
         assert "This server asks for a passcode; this link does not." in panel

@@ -7,28 +7,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion.web import watch
 from companion.store.base import db
-from companion.store.games import Game
 from companion.store.players import Player
-from tests.helpers import post_points, start_game
-from tests.test_scorepad_app import post_round, start_pad
+from companion.web import watch
+from tests.helpers import TWO_SPIES, post_points, post_round, start_game, start_pad, start_spy, watch_url
 
 POLL = {"HX-Request": "true"}
 
 
-def watch_url(app: Flask, game_id: str) -> str:
-    with app.app_context():
-        return f"/watch/{db.session.scalar(select(Game.watch_id).where(Game.id == game_id))}"
-
-
-def a_spy_game(client: FlaskClient) -> str:
-    response = client.post("/spy/new", data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"})
-    return response.location.rsplit("/", 1)[1]
-
-
 def test_a_followers_copy_of_every_kind_carries_no_form_and_nothing_of_the_phone(app: Flask, client: FlaskClient) -> None:
-    for game_id in (start_game(client), a_spy_game(client), start_pad(client)):
+    for game_id in (start_game(client), start_spy(client, players=TWO_SPIES), start_pad(client)):
         html = client.get(watch_url(app, game_id), headers=POLL).get_data(as_text=True)
         assert "<form" not in html and "csrf_token" not in html and 'name="submission"' not in html, game_id
 
@@ -71,7 +59,7 @@ def test_the_follow_page_in_another_language_is_its_own_copy(app: Flask, client:
 
 
 def test_a_spy_follower_is_told_whose_turn_it_is_and_not_to_tap_what_it_cannot(app: Flask, client: FlaskClient) -> None:
-    game_id = a_spy_game(client)
+    game_id = start_spy(client, players=TWO_SPIES)
     assert "Then tap the card" in client.get(f"/spy/{game_id}").get_data(as_text=True)
     followed = client.get(watch_url(app, game_id), headers=POLL).get_data(as_text=True)
     assert "Ana</span>'s turn" in followed and "Then tap the card" not in followed

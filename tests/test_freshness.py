@@ -80,7 +80,10 @@ def test_a_page_that_shows_a_one_time_message_is_never_answered_from_a_copy(clie
 
 
 def test_a_spy_page_and_its_looks_have_their_own_validators(client: FlaskClient) -> None:
-    response = client.post("/spy/new", data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"})
+    response = client.post(
+        "/spy/new",
+        data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"},
+    )
     url = response.location
     plain = validator(client, url)
     assert asked_again(client, url, plain) == 304
@@ -88,7 +91,7 @@ def test_a_spy_page_and_its_looks_have_their_own_validators(client: FlaskClient)
 
 
 def test_a_score_pad_answers_304_until_a_round_changes_it(client: FlaskClient) -> None:
-    from tests.test_scorepad_app import post_round, start_pad
+    from tests.helpers import post_round, start_pad
 
     game_id = start_pad(client)
     url = f"/scorepad/{game_id}"

@@ -25,14 +25,14 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from companion.store.base import db
 from companion.kinds.black_spy.models import DealScore
+from companion.kinds.black_spy.stats import head_to_head, player_stats
+from companion.store.base import db
 from companion.store.games import Game, Seat
 from companion.store.players import Player
-from companion.web.sharing import qr_svg_file
-from companion.kinds.black_spy.stats import head_to_head, player_stats
 from companion.store.statistics import Period
-from tests.helpers import post_points, snapshot, start_game
+from companion.web.sharing import qr_svg_file
+from tests.helpers import TWO_SPIES, fill_rule, post_points, snapshot, start_game, start_spy, text
 
 # --- helpers ----------------------------------------------------------------------------
 
@@ -41,11 +41,6 @@ def get_html(client: FlaskClient, url: str, status: int = 200, **kwargs) -> str:
     response = client.get(url, **kwargs)
     assert response.status_code == status, (url, response.status_code, response.get_data(as_text=True)[:2000])
     return response.get_data(as_text=True)
-
-
-def text(markup: str) -> str:
-    """What a piece of html says: tags dropped, entities read, spaces collapsed."""
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
 
 
 def player_id(app: Flask, name: str) -> int:
@@ -96,17 +91,8 @@ def stats_shown(page: str) -> dict[str, str]:
 
 
 def rivals_shown(page: str) -> list[tuple[str, int, int, int, int]]:
-    rows = re.findall(
-        r'<tr><th scope="row">(.*?)</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>', page
-    )
+    rows = re.findall(r'<tr><th scope="row">(.*?)</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>', page)
     return [(htmllib.unescape(name), int(a), int(b), int(c), int(d)) for name, a, b, c, d in rows]
-
-
-def start_spy(client: FlaskClient) -> str:
-    form = {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red", "first_player": "0"}
-    response = client.post("/spy/new", data=form)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return response.location.rsplit("/", 1)[1]
 
 
 def import_games(client: FlaskClient, *games: dict) -> None:
@@ -122,12 +108,6 @@ def post_routes_with_game_id(app: Flask) -> list[tuple[str, tuple[str, ...]]]:
         for rule in app.url_map.iter_rules()
         if "POST" in rule.methods and "game_id" in rule.arguments
     )
-
-
-def fill(rule: str, values: dict[str, str]) -> str:
-    for name, value in values.items():
-        rule = re.sub(rf"<(?:[a-z]+:)?{name}>", value, rule)
-    return rule
 
 
 # --- 1. players persist across games ------------------------------------------------------
@@ -167,10 +147,16 @@ def test_players_are_listed_most_recently_seen_first(client: FlaskClient, app: F
 def test_players_of_an_old_game_brought_in_from_a_backup_are_not_the_most_recent(client: FlaskClient) -> None:
     start_game(client, names=("Ana", "Ben", "Cy"))
     # a game played at a table on 2020-01-15, restored today: Xi, Yo and Zu were last seen then
-    import_games(client, {
-        "kind": "black-spy", "players": ["Xi", "Yo", "Zu"], "first_dealer": "Xi", "created_at": "2020-01-15T18:30:00Z",
-        "deals": [{"raw": {"Xi": 20, "Yo": 10, "Zu": 30}, "shooter": None}],
-    })
+    import_games(
+        client,
+        {
+            "kind": "black-spy",
+            "players": ["Xi", "Yo", "Zu"],
+            "first_dealer": "Xi",
+            "created_at": "2020-01-15T18:30:00Z",
+            "deals": [{"raw": {"Xi": 20, "Yo": 10, "Zu": 30}, "shooter": None}],
+        },
+    )
     shown = listed_players(get_html(client, "/players"))
     assert [set(shown[:3]), set(shown[3:])] == [{"Ana", "Ben", "Cy"}, {"Xi", "Yo", "Zu"}]
 
@@ -239,7 +225,10 @@ def test_the_players_page_is_their_statistics(client: FlaskClient, app: Flask, s
     # Ben G1-G4, won G1 and G3, best 0; Cy G1-G3, none won, best 60; Dee G4, won, 15
     page = get_html(client, "/players")
     assert sorted(standings_shown(page)) == [
-        ("Ana", "4", "2", "0"), ("Ben", "4", "2", "0"), ("Cy", "3", "0", "60"), ("Dee", "1", "1", "15"),
+        ("Ana", "4", "2", "0"),
+        ("Ben", "4", "2", "0"),
+        ("Cy", "3", "0", "60"),
+        ("Dee", "1", "1", "15"),
     ]
     # every name leads to that player's own page
     for name in ("Ana", "Ben", "Cy", "Dee"):
@@ -248,8 +237,12 @@ def test_the_players_page_is_their_statistics(client: FlaskClient, app: Flask, s
 
 def test_the_players_page_counts_spy_games_once_any_is_played(client: FlaskClient, app: Flask) -> None:
     start_game(client, names=("Ana", "Ben", "Cy"))
-    assert sorted(standings_shown(get_html(client, "/players"))) == [("Ana", "0", "0", "—"), ("Ben", "0", "0", "—"), ("Cy", "0", "0", "—")]
-    game_id = start_spy(client)
+    assert sorted(standings_shown(get_html(client, "/players"))) == [
+        ("Ana", "0", "0", "—"),
+        ("Ben", "0", "0", "—"),
+        ("Cy", "0", "0", "—"),
+    ]
+    game_id = start_spy(client, players=TWO_SPIES)
     # Ana lights Ben's bomb at 3, Ben passes, Ana looks at it again and is blown up: Ben wins
     for look, answer in (("1:3", "bomb"), ("", None), ("1:3", None)):
         form = {"look": look, **({"answer": answer} if answer else {})}
@@ -260,7 +253,9 @@ def test_the_players_page_counts_spy_games_once_any_is_played(client: FlaskClien
 
 def test_the_players_page_is_no_wall_of_rename_boxes(client: FlaskClient, app: Flask) -> None:
     start_game(client, names=("Ana", "Ben", "Cy"))
-    assert "<input" not in get_html(client, "/players").split("<main", 1)[1].split("</main>", 1)[0].replace('name="csrf_token"', "")
+    assert "<input" not in get_html(client, "/players").split("<main", 1)[1].split("</main>", 1)[0].replace(
+        'name="csrf_token"', ""
+    )
     # renaming is a small action on the player's page: closed until asked for, a plain form
     page = get_html(client, f"/players/{player_id(app, 'Ana')}")
     rename = re.search(r'<details class="rename-player">\s*<summary>Rename Ana</summary>(.*?)</details>', page, re.S)
@@ -380,11 +375,18 @@ def play_small_history(client: FlaskClient, app: Flask, old_g4: bool = False) ->
     games["G3"] = start_game(client, names=("Ana", "Ben", "Cy"), end_value="50")
     if old_g4:
         games["G4"] = "Old4Game20"
-        import_games(client, {
-            "id": games["G4"], "kind": "black-spy", "rules": {"preset": "standard", "end_value": 100},
-            "players": ["Ana", "Ben", "Dee"], "first_dealer": "Ana", "created_at": "2020-01-15T18:30:00Z",
-            "deals": [{"raw": dict(zip(("Ana", "Ben", "Dee"), deal, strict=True)), "shooter": None} for deal in G4_DEALS],
-        })
+        import_games(
+            client,
+            {
+                "id": games["G4"],
+                "kind": "black-spy",
+                "rules": {"preset": "standard", "end_value": 100},
+                "players": ["Ana", "Ben", "Dee"],
+                "first_dealer": "Ana",
+                "created_at": "2020-01-15T18:30:00Z",
+                "deals": [{"raw": dict(zip(("Ana", "Ben", "Dee"), deal, strict=True)), "shooter": None} for deal in G4_DEALS],
+            },
+        )
     else:
         games["G4"] = start_game(client, names=("Ana", "Ben", "Dee"), end_value="100")
         assert [post_points(client, games["G4"], deal).status_code for deal in G4_DEALS] == [303] * 3
@@ -448,7 +450,9 @@ def test_a_players_statistics_over_a_small_history(client: FlaskClient, app: Fla
     assert sorted(rivals_shown(page)) == [("Ben", 4, 1, 2, 1), ("Cy", 3, 3, 0, 0), ("Dee", 1, 0, 1, 0)]
 
 
-def test_the_other_players_see_their_own_side_of_the_same_history(client: FlaskClient, app: Flask, small_history: dict[str, str]) -> None:
+def test_the_other_players_see_their_own_side_of_the_same_history(
+    client: FlaskClient, app: Flask, small_history: dict[str, str]
+) -> None:
     with app.app_context():
         ben = player_stats(player_id(app, "Ben"))
         dee = player_stats(player_id(app, "Dee"))
@@ -525,11 +529,11 @@ def assert_kept_figures_equal_the_fold(app: Flask, game_id: str) -> None:
         assert game.rounds == len(state.deals)
         assert game.next_seat == (None if state.next is None else state.next.dealer)
         seats = db.session.execute(select(Seat.position, Seat.total, Seat.won).where(Seat.game_id == game_id)).all()
-        assert sorted(map(tuple, seats)) == [
-            (seat, state.totals[seat], seat in state.winners) for seat in range(size)
-        ]
+        assert sorted(map(tuple, seats)) == [(seat, state.totals[seat], seat in state.winners) for seat in range(size)]
         rows = db.session.execute(
-            select(DealScore.number, DealScore.seat, DealScore.raw, DealScore.score, DealScore.shot).where(DealScore.game_id == game_id)
+            select(DealScore.number, DealScore.seat, DealScore.raw, DealScore.score, DealScore.shot).where(
+                DealScore.game_id == game_id
+            )
         ).all()
         assert sorted(map(tuple, rows)) == sorted(
             (deal.number, seat, deal.raw[seat], deal.scores[seat], deal.shooter == seat)
@@ -565,7 +569,12 @@ def assert_statistics_equal_the_fold(app: Flask, game_id: str) -> None:
             assert stats.shoots == sum(deal.shooter == seat for deal in state.deals)
             assert stats.heavy_deals == sum(deal.raw[seat] >= 30 for deal in state.deals)
             assert rivals == {
-                state.setup.players[other]: (1, int(total < state.totals[other]), int(total > state.totals[other]), int(total == state.totals[other]))
+                state.setup.players[other]: (
+                    1,
+                    int(total < state.totals[other]),
+                    int(total > state.totals[other]),
+                    int(total == state.totals[other]),
+                )
                 for other in range(size)
                 if other != seat
             }
@@ -646,7 +655,9 @@ def test_the_kept_figures_equal_the_fold_after_every_change(app: Flask, client: 
 
 
 def test_a_rematch_seats_the_same_players_with_the_same_rules_and_the_next_dealer(client: FlaskClient, app: Flask) -> None:
-    old = start_game(client, names=("Ana", "Ben", "Cy", "Dee"), first_dealer=3, end_value="50", shoot_rule="off", first_lead="dealer-right")
+    old = start_game(
+        client, names=("Ana", "Ben", "Cy", "Dee"), first_dealer=3, end_value="50", shoot_rule="off", first_lead="dealer-right"
+    )
     # shoot rule off: 60 is simply 60, and reaches 50
     assert post_points(client, old, [60, 0, 0, 0]).status_code == 303
     with app.app_context():
@@ -661,7 +672,11 @@ def test_a_rematch_seats_the_same_players_with_the_same_rules_and_the_next_deale
         before, after = db.session.get(Game, old), db.session.get(Game, new)
         assert [(s.position, s.player_id) for s in after.seats] == [(s.position, s.player_id) for s in before.seats]
         assert (after.kind, after.preset, after.end_value, after.shoot_rule, after.first_lead) == (
-            "black-spy", "standard", 50, False, "dealer-right"
+            "black-spy",
+            "standard",
+            50,
+            False,
+            "dealer-right",
         )
         # Dee (seat 3) dealt first; the seat after hers is Ana's (seat 0)
         assert after.first_seat == 0
@@ -703,7 +718,9 @@ def test_the_game_page_shows_the_read_only_link_and_its_qr_code(client: FlaskCli
     assert "<svg" not in follow
     drawn = client.get(image.group(1))
     assert drawn.status_code == 200 and drawn.mimetype == "image/svg+xml"
-    assert drawn.get_data(as_text=True).startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in drawn.get_data(as_text=True)
+    assert drawn.get_data(as_text=True).startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in drawn.get_data(
+        as_text=True
+    )
     # it draws this game's link at the address the phone used
     assert drawn.get_data() == qr_svg_file(link.group(1))
     other = watch_id_of(app, start_game(client))
@@ -775,7 +792,7 @@ def test_a_follower_sees_the_undo_of_a_finished_black_spy_game(client: FlaskClie
 
 
 def test_a_follower_sees_the_undo_of_a_finished_spy_game(client: FlaskClient, app: Flask) -> None:
-    game_id = start_spy(client)
+    game_id = start_spy(client, players=TWO_SPIES)
     for look, answer in (("1:3", "bomb"), ("", None), ("1:3", None)):
         form = {"number": "", "look": look, **({"answer": answer} if answer else {})}
         assert client.post(f"/spy/{game_id}/turns", data=form).status_code == 303
@@ -790,7 +807,7 @@ def test_a_follower_sees_the_undo_of_a_finished_spy_game(client: FlaskClient, ap
 
 
 def test_a_spy_game_has_a_read_only_page_too(client: FlaskClient, app: Flask) -> None:
-    game_id = start_spy(client)
+    game_id = start_spy(client, players=TWO_SPIES)
     assert client.post(f"/spy/{game_id}/turns", data={"number": "1", "look": ""}).status_code == 303
     game_page = get_html(client, f"/spy/{game_id}")
     watch = watch_id_of(app, game_id)
@@ -806,16 +823,21 @@ def test_a_spy_game_has_a_read_only_page_too(client: FlaskClient, app: Flask) ->
 def test_every_write_route_refuses_a_read_only_id_and_changes_nothing(client: FlaskClient, app: Flask) -> None:
     black_spy = start_game(client)
     post_points(client, black_spy, [20, 15, 25, 0])
-    spy = start_spy(client)
+    spy = start_spy(client, players=TWO_SPIES)
     routes = post_routes_with_game_id(app)
     rules = {rule for rule, _ in routes}
-    assert {"/black-spy/<game_id>/deals", "/black-spy/<game_id>/undo", "/black-spy/<game_id>/rematch", "/spy/<game_id>/turns"} <= rules
+    assert {
+        "/black-spy/<game_id>/deals",
+        "/black-spy/<game_id>/undo",
+        "/black-spy/<game_id>/rematch",
+        "/spy/<game_id>/turns",
+    } <= rules
     # forms that would be accepted with the game's own id
     form = {"mode": "points", "points-0": "20", "points-1": "15", "points-2": "25", "points-3": "0", "number": "1", "look": ""}
     for game_id in (black_spy, spy):
         watch = watch_id_of(app, game_id)
         for rule, arguments in routes:
-            url = fill(rule, {name: {"game_id": watch, "number": "1"}.get(name, "1") for name in arguments})
+            url = fill_rule(rule, {name: {"game_id": watch, "number": "1"}.get(name, "1") for name in arguments})
             before = snapshot(app)
             response = client.post(url, data=form)
             assert response.status_code >= 400, (url, response.status_code)
@@ -828,7 +850,20 @@ def test_every_write_route_refuses_a_read_only_id_and_changes_nothing(client: Fl
 
 # --- 7. CSV export -----------------------------------------------------------------------------
 
-COLUMNS = ["game_id", "date", "rule_set", "deal", "dealer", "pass", "player", "seat", "raw_points", "score", "running_total", "shooter"]
+COLUMNS = [
+    "game_id",
+    "date",
+    "rule_set",
+    "deal",
+    "dealer",
+    "pass",
+    "player",
+    "seat",
+    "raw_points",
+    "score",
+    "running_total",
+    "shooter",
+]
 
 
 def read_csv(client: FlaskClient, url: str) -> list[dict[str, str]]:
@@ -853,7 +888,20 @@ def test_a_games_csv_has_a_row_per_player_per_deal_with_running_totals_and_the_s
     assert {row["game_id"] for row in rows} == {game_id}
     assert {row["date"] for row in rows} == {day}
     assert {row["rule_set"] for row in rows} == {"standard"}
-    got = [(row["deal"], row["dealer"], row["pass"], row["player"], row["seat"], row["raw_points"], row["score"], row["running_total"], row["shooter"]) for row in rows]
+    got = [
+        (
+            row["deal"],
+            row["dealer"],
+            row["pass"],
+            row["player"],
+            row["seat"],
+            row["raw_points"],
+            row["score"],
+            row["running_total"],
+            row["shooter"],
+        )
+        for row in rows
+    ]
     # deal 1: Ben deals (first dealer), pass left; scores = raw; totals 20, 15, 25, 0
     # deal 2: Cy deals, pass right; Ana shot: 0 for her, 60 for the rest; totals 20, 75, 85, 60
     assert got == [
@@ -874,7 +922,7 @@ def test_the_whole_csv_holds_every_black_spy_game_and_no_spy_game(client: FlaskC
     second = start_game(client, names=("Dee", "Eve", "Fay", "Gus", "Hal"), preset="classic")
     post_points(client, second, [30, 20, 10, 10, 10])
     post_points(client, second, [0, 80, 0, 0, 0])
-    start_spy(client)
+    start_spy(client, players=TWO_SPIES)
     rows = read_csv(client, "/export.csv")
     # 3 players x 1 deal + 5 players x 2 deals = 13 rows
     assert len(rows) == 13
@@ -885,7 +933,11 @@ def test_the_whole_csv_holds_every_black_spy_game_and_no_spy_game(client: FlaskC
     assert {row["rule_set"] for row in classic} == {"classic"}
     assert "50" in {row["rule_set"] for row in rows if row["game_id"] == first}.pop()
     # Eve: 20 then 80 (classic: no shoot rule, raw counts) -> 100; classic passes always left
-    assert [(row["deal"], row["score"], row["running_total"], row["pass"], row["shooter"]) for row in classic if row["player"] == "Eve"] == [
+    assert [
+        (row["deal"], row["score"], row["running_total"], row["pass"], row["shooter"])
+        for row in classic
+        if row["player"] == "Eve"
+    ] == [
         ("1", "20", "20", "left", "no"),
         ("2", "80", "100", "left", "no"),
     ]
@@ -896,9 +948,19 @@ def test_the_whole_csv_holds_every_black_spy_game_and_no_spy_game(client: FlaskC
 
 def test_an_upload_with_one_good_game_and_one_bad_game_writes_nothing(client: FlaskClient, app: Flask) -> None:
     start_game(client)
-    good = {"kind": "black-spy", "players": ["Ivy", "Jon", "Kai"], "first_dealer": "Jon", "deals": [{"raw": {"Ivy": 20, "Jon": 10, "Kai": 30}, "shooter": None}]}
+    good = {
+        "kind": "black-spy",
+        "players": ["Ivy", "Jon", "Kai"],
+        "first_dealer": "Jon",
+        "deals": [{"raw": {"Ivy": 20, "Jon": 10, "Kai": 30}, "shooter": None}],
+    }
     # 25 + 10 + 30 = 65, not 60
-    bad = {"kind": "black-spy", "players": ["Lea", "Max", "Ned"], "first_dealer": "Lea", "deals": [{"raw": {"Lea": 25, "Max": 10, "Ned": 30}, "shooter": None}]}
+    bad = {
+        "kind": "black-spy",
+        "players": ["Lea", "Max", "Ned"],
+        "first_dealer": "Lea",
+        "deals": [{"raw": {"Lea": 25, "Max": 10, "Ned": 30}, "shooter": None}],
+    }
     before = snapshot(app)
     upload = {"file": (io.BytesIO(json.dumps({"format": "companion/1", "games": [good, bad]}).encode()), "games.json")}
     response = client.post("/import", data=upload, content_type="multipart/form-data")
@@ -916,7 +978,9 @@ def test_an_upload_with_one_good_game_and_one_bad_game_writes_nothing(client: Fl
 
 
 def bgstats_data(page: str) -> dict:
-    match = re.search(r'<a class="button" href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]*)"[^>]*>Log in BG Stats</a>', page)
+    match = re.search(
+        r'<a class="button" href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]*)"[^>]*>Log in BG Stats</a>', page
+    )
     assert match, "no BG Stats link"
     url = urlsplit(htmllib.unescape(match.group(1)))
     (data,) = parse_qs(url.query)["data"]
@@ -949,7 +1013,9 @@ def test_a_shared_win_is_logged_as_two_winners(client: FlaskClient) -> None:
     post_points(client, game_id, [0, 0, 60], shoot="none")
     play = bgstats_data(get_html(client, f"/black-spy/{game_id}"))
     assert [(p["name"], p["score"], p["winner"], p["startPlayer"]) for p in play["players"]] == [
-        ("Ana", 0, True, True), ("Ben", 0, True, False), ("Cy", 60, False, False)
+        ("Ana", 0, True, True),
+        ("Ben", 0, True, False),
+        ("Cy", 60, False, False),
     ]
 
 
@@ -1004,7 +1070,7 @@ def test_followers_of_a_finished_game_are_shown_the_way_to_its_rematch(client: F
 
 
 def test_the_players_page_counts_finished_score_pads_once_any_is_played(client: FlaskClient, app: Flask) -> None:
-    from tests.test_scorepad_app import post_round, start_pad
+    from tests.helpers import post_round, start_pad
 
     start_game(client, names=("Ana", "Ben", "Cy"))
     game_id = start_pad(client, players=("Ana", "Ben", "Jo"))

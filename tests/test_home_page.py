@@ -9,8 +9,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from companion.store.base import db
-from companion.web.home import HOME_FINISHED, HOME_IN_PROGRESS
 from companion.store.players import Player
+from companion.web.home import HOME_FINISHED, HOME_IN_PROGRESS
 from tests.helpers import post_points, start_game
 from tests.test_import_bounds import a_file, upload
 
@@ -20,12 +20,17 @@ def a_history(in_progress: int, finished: int) -> bytes:
     for number in range(in_progress + finished):
         names = [f"Ann{number}", "Ben", "Cy"]
         done = number >= in_progress
-        games.append({
-            "kind": "black-spy", "players": names, "first_dealer": "Ben", "rules": {"end_value": 50},
-            "created_at": f"2025-01-01T{number // 60:02d}:{number % 60:02d}:00Z",
-            # 60 points to Ann ends a game at 50
-            "deals": [{"raw": {names[0]: 60, "Ben": 0, "Cy": 0}, "shooter": None}] if done else [],
-        })
+        games.append(
+            {
+                "kind": "black-spy",
+                "players": names,
+                "first_dealer": "Ben",
+                "rules": {"end_value": 50},
+                "created_at": f"2025-01-01T{number // 60:02d}:{number % 60:02d}:00Z",
+                # 60 points to Ann ends a game at 50
+                "deals": [{"raw": {names[0]: 60, "Ben": 0, "Cy": 0}, "shooter": None}] if done else [],
+            }
+        )
     return a_file(games)
 
 
@@ -57,7 +62,7 @@ def test_the_home_page_is_made_once_for_every_phone_and_shows_each_change_at_onc
     tag = first.headers["ETag"]
     rendered: list[str] = []
 
-    def note(_app: Flask, template, context) -> None:  # noqa: ANN001
+    def note(_app: Flask, template, context) -> None:
         rendered.append(template.name)
 
     template_rendered.connect(note, app)

@@ -18,15 +18,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from companion.store.base import db
-from companion.kinds.black_spy.stats import PlayerDay, RivalDay
-from companion.store.games import Game
 from companion.kinds.black_spy.codec import MAX_DEALS
+from companion.kinds.black_spy.stats import PlayerDay, RivalDay, rebuild_all
 from companion.kinds.spy.codec import MAX_TURNS
 from companion.rules import files
-from companion.kinds.black_spy.stats import rebuild_all
-from tests.helpers import post_points, snapshot, start_game
-from tests.test_exchange import companion, empty_database, exported, play_a_mixed_history  # noqa: F401  (a fixture)
+from companion.store.base import db
+from companion.store.games import Game
+from tests.helpers import exported, post_points, snapshot, start_game
+from tests.test_exchange import companion, play_a_mixed_history
 from tests.test_history import assert_kept_figures_equal_the_fold
 
 
@@ -71,18 +70,25 @@ def test_a_large_file_is_stored_whole_with_its_kept_figures_and_statistics(clien
     with app.app_context():
         ids = db.session.scalars(select(Game.id)).all()
         assert len(ids) == 600
-        kept = db.session.execute(select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.deals, PlayerDay.score_sum)).all()
+        kept = db.session.execute(
+            select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.deals, PlayerDay.score_sum)
+        ).all()
         rivals = db.session.execute(select(RivalDay.player_id, RivalDay.opponent_id, RivalDay.day, RivalDay.games)).all()
         rebuild_all()
         db.session.commit()
-        assert sorted(map(tuple, kept)) == sorted(map(tuple, db.session.execute(
-            select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.deals, PlayerDay.score_sum)
-        ).all()))
-        assert sorted(map(tuple, rivals)) == sorted(map(tuple, db.session.execute(
-            select(RivalDay.player_id, RivalDay.opponent_id, RivalDay.day, RivalDay.games)
-        ).all()))
+        assert sorted(map(tuple, kept)) == sorted(
+            map(
+                tuple,
+                db.session.execute(
+                    select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.deals, PlayerDay.score_sum)
+                ).all(),
+            )
+        )
+        assert sorted(map(tuple, rivals)) == sorted(
+            map(tuple, db.session.execute(select(RivalDay.player_id, RivalDay.opponent_id, RivalDay.day, RivalDay.games)).all())
+        )
         assert kept, "the finished games count in the statistics"
-    for game_id in ids[:: 50]:
+    for game_id in ids[::50]:
         assert_kept_figures_equal_the_fold(app, game_id)
 
 
@@ -128,7 +134,10 @@ def test_a_refusal_lists_the_first_problems_and_counts_the_rest(client: FlaskCli
 
 def test_a_spy_game_of_more_turns_than_a_game_may_have_is_refused(client: FlaskClient, app: Flask) -> None:
     game = {
-        "kind": "spy", "players": ["Ana", "Ben"], "colours": {"Ana": "green", "Ben": "red"}, "first_player": "Ana",
+        "kind": "spy",
+        "players": ["Ana", "Ben"],
+        "colours": {"Ana": "green", "Ben": "red"},
+        "first_player": "Ana",
         "turns": [{"player": name, "spy": None} for _ in range(20_000) for name in ("Ana", "Ben")],
     }
     refused_in_words(client, app, a_file([game]), f"a game may have at most {MAX_TURNS:,} turns".replace(",", ","))
@@ -152,8 +161,14 @@ SPY_GAME = {"kind": "spy", "players": ["Ana", "Ben"], "colours": {"Ana": "green"
         (b'{"format": "companion/1", "games": [], "n": ' + b"9" * 5000 + b"}", "a number of 5,000 digits"),
         (a_file([{"kind": [], "players": ["A", "B", "C"]}]), "unknown kind"),
         (a_file([{"kind": {"a": 1}}]), "unknown kind"),
-        (a_file([{**SPY_GAME, "turns": [{"player": "Ana", "spy": {"target": "Ben", "slot": 1, "answer": ["target"]}}]}]), "unknown answer"),
-        (a_file([{**SPY_GAME, "spies": {"Ana": {"slot": 1, "facing": {"left": True}}, "Ben": {"slot": 1, "facing": "left"}}}]), "needs a slot and a facing"),
+        (
+            a_file([{**SPY_GAME, "turns": [{"player": "Ana", "spy": {"target": "Ben", "slot": 1, "answer": ["target"]}}]}]),
+            "unknown answer",
+        ),
+        (
+            a_file([{**SPY_GAME, "spies": {"Ana": {"slot": 1, "facing": {"left": True}}, "Ben": {"slot": 1, "facing": "left"}}}]),
+            "needs a slot and a facing",
+        ),
         (a_file([{**SPY_GAME, "first_player": ["Ana"]}]), "is not one of the players"),
         (a_file([{**SPY_GAME, "turns": [{"player": ["Ana"]}]}]), "a turn names its player"),
         (a_file([black_spy_game(1, first_dealer={"P1": 1})]), "is not one of the players"),
@@ -165,11 +180,13 @@ SPY_GAME = {"kind": "spy", "players": ["Ana", "Ben"], "colours": {"Ana": "green"
         (b"\xff\xfe\x00", "the file is not JSON text"),
     ],
 )
-def test_a_malformed_file_is_refused_in_words_and_changes_nothing(client: FlaskClient, app: Flask, content: bytes, words: str) -> None:
+def test_a_malformed_file_is_refused_in_words_and_changes_nothing(
+    client: FlaskClient, app: Flask, content: bytes, words: str
+) -> None:
     refused_in_words(client, app, content, words)
 
 
-def test_the_command_line_refuses_a_malformed_file_in_words_without_a_traceback(tmp_path: Path, empty_database: str) -> None:  # noqa: F811
+def test_the_command_line_refuses_a_malformed_file_in_words_without_a_traceback(tmp_path: Path, empty_database: str) -> None:
     for content, words in [
         (b"[" * 990 + b"]" * 990, "more than 16 deep"),
         (a_file([black_spy_game(1, created_at="0001-01-01T00:00:00+01:00")]), "is not an ISO 8601 time"),
@@ -244,7 +261,9 @@ def test_skipping_the_games_already_here_is_still_all_or_nothing_for_the_rest(cl
     assert snapshot(app) == before
 
 
-def test_the_command_line_skips_the_games_already_here_when_asked(client: FlaskClient, tmp_path: Path, empty_database: str) -> None:  # noqa: F811
+def test_the_command_line_skips_the_games_already_here_when_asked(
+    client: FlaskClient, tmp_path: Path, empty_database: str
+) -> None:
     play_a_mixed_history(client)
     file = tmp_path / "games.json"
     file.write_text(json.dumps(exported(client)))
@@ -260,7 +279,7 @@ def test_the_command_line_skips_the_games_already_here_when_asked(client: FlaskC
 
 
 def test_names_a_spreadsheet_would_read_as_formulas_are_exported_as_text(client: FlaskClient) -> None:
-    names = ("=HYPERLINK(\"http://x\")", "+Ben", "-Cy", "@Dee")
+    names = ('=HYPERLINK("http://x")', "+Ben", "-Cy", "@Dee")
     game_id = start_game(client, names=names)
     post_points(client, game_id, [20, 15, 25, 0])
     for url in ("/export.csv", f"/black-spy/{game_id}/export.csv"):
@@ -268,27 +287,34 @@ def test_names_a_spreadsheet_would_read_as_formulas_are_exported_as_text(client:
 
         rows = list(csv.DictReader(io.StringIO(client.get(url).get_data(as_text=True))))
         assert {row["player"] for row in rows} == {"'" + name for name in names}
-        assert all(not row["player"].startswith(("=", "+", "-", "@")) and not row["dealer"].startswith(("=", "+", "-", "@")) for row in rows)
+        assert all(
+            not row["player"].startswith(("=", "+", "-", "@")) and not row["dealer"].startswith(("=", "+", "-", "@"))
+            for row in rows
+        )
         # numbers stay numbers, negative ones too
         assert [row["raw_points"] for row in rows] == ["20", "15", "25", "0"]
 
 
 def test_a_file_of_both_kinds_is_stored_whole(client: FlaskClient, app: Flask) -> None:
-    spy_game = {"kind": "spy", "players": ["Ana", "Ben"], "colours": {"Ana": "green", "Ben": "red"}, "first_player": "Ana",
-                "turns": [{"player": "Ana", "spy": None}]}
+    spy_game = {
+        "kind": "spy",
+        "players": ["Ana", "Ben"],
+        "colours": {"Ana": "green", "Ben": "red"},
+        "first_player": "Ana",
+        "turns": [{"player": "Ana", "spy": None}],
+    }
     assert upload(client, a_file([black_spy_game(1, deals=1), spy_game, black_spy_game(2)])).status_code == 303
     with app.app_context():
         kinds = sorted(db.session.scalars(select(Game.kind)))
     assert kinds == ["black-spy", "black-spy", "spy"]
 
 
-def test_a_large_import_is_written_in_short_transactions_and_keeps_every_figure(app, client, monkeypatch) -> None:  # noqa: ANN001
+def test_a_large_import_is_written_in_short_transactions_and_keeps_every_figure(app, client, monkeypatch) -> None:
     from sqlalchemy import event, select
 
+    from companion.kinds.black_spy.stats import PlayerDay, rebuild_all
     from companion.service import imports as exchange
     from companion.store.base import db
-    from companion.kinds.black_spy.stats import PlayerDay
-    from companion.kinds.black_spy.stats import rebuild_all
     from tests.test_exchange import many_games
 
     monkeypatch.setattr(exchange, "IMPORT_BATCH", 4)
@@ -296,32 +322,50 @@ def test_a_large_import_is_written_in_short_transactions_and_keeps_every_figure(
     commits: list[int] = []
     with app.app_context():
         event.listen(db.session, "after_commit", lambda _session: commits.append(1))
-    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(many_games(10)).encode()), "games.json")}, content_type="multipart/form-data")
+    response = client.post(
+        "/import",
+        data={"file": (io.BytesIO(json.dumps(many_games(10)).encode()), "games.json")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 303
     # ten games, four to a transaction: three transactions that wrote, each holding the lock briefly
     assert len(commits) >= 3
     with app.app_context():
-        kept = sorted(map(tuple, db.session.execute(select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.wins, PlayerDay.deals))))
+        kept = sorted(
+            map(
+                tuple,
+                db.session.execute(select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.wins, PlayerDay.deals)),
+            )
+        )
         rebuild_all()
-        recounted = sorted(map(tuple, db.session.execute(select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.wins, PlayerDay.deals))))
+        recounted = sorted(
+            map(
+                tuple,
+                db.session.execute(select(PlayerDay.player_id, PlayerDay.day, PlayerDay.games, PlayerDay.wins, PlayerDay.deals)),
+            )
+        )
         db.session.rollback()
     assert kept == recounted and kept
 
 
-def test_an_import_that_fails_part_way_takes_out_what_it_wrote(app, client, monkeypatch) -> None:  # noqa: ANN001
+def test_an_import_that_fails_part_way_takes_out_what_it_wrote(app, client, monkeypatch) -> None:
     from sqlalchemy.exc import IntegrityError
 
     from companion.service import imports as exchange
     from tests.helpers import snapshot
     from tests.test_exchange import many_games
 
-    client.post("/import", data={"file": (io.BytesIO(json.dumps(many_games(3)).encode()), "games.json")}, content_type="multipart/form-data")
+    client.post(
+        "/import",
+        data={"file": (io.BytesIO(json.dumps(many_games(3)).encode()), "games.json")},
+        content_type="multipart/form-data",
+    )
     monkeypatch.setattr(exchange, "IMPORT_BATCH", 4)
     monkeypatch.setattr(exchange, "BATCH_PAUSE_SECONDS", 0)
     written = exchange._write
     calls: list[int] = []
 
-    def second_batch_meets_another_import(batch, now):  # noqa: ANN001, ANN202
+    def second_batch_meets_another_import(batch, now):
         calls.append(1)
         if len(calls) == 2:
             raise IntegrityError("INSERT INTO games", {}, Exception("UNIQUE constraint failed: games.id"))
@@ -329,7 +373,11 @@ def test_an_import_that_fails_part_way_takes_out_what_it_wrote(app, client, monk
 
     monkeypatch.setattr(exchange, "_write", second_batch_meets_another_import)
     before = snapshot(app)
-    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(many_games(10)).encode()), "games.json")}, content_type="multipart/form-data")
+    response = client.post(
+        "/import",
+        data={"file": (io.BytesIO(json.dumps(many_games(10)).encode()), "games.json")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 422
     assert "Another import added some of these games just now, so nothing was imported" in response.get_data(as_text=True)
     assert len(calls) == 2

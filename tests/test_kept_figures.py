@@ -15,11 +15,10 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from companion import registry
-from companion.store.base import db
 from companion.kinds.black_spy.models import BlackSpyGame, DealScore, score_rows
+from companion.store.base import db
 from companion.store.games import Game, Seat
-from tests.helpers import post_points, start_game
-from tests.test_scorepad_app import post_round, start_pad
+from tests.helpers import post_points, post_round, start_game, start_pad
 
 
 def assert_kept_figures_equal_the_fold(app: Flask, game_id: str) -> None:
@@ -31,7 +30,9 @@ def assert_kept_figures_equal_the_fold(app: Flask, game_id: str) -> None:
         seats = db.session.execute(select(Seat.position, Seat.total, Seat.won).where(Seat.game_id == game_id)).all()
         assert sorted(map(tuple, seats)) == [(seat, figures.totals[seat], figures.won[seat]) for seat in range(len(seats))]
         scores = db.session.execute(
-            select(DealScore.number, DealScore.seat, DealScore.raw, DealScore.score, DealScore.shot).where(DealScore.game_id == game_id)
+            select(DealScore.number, DealScore.seat, DealScore.raw, DealScore.score, DealScore.shot).where(
+                DealScore.game_id == game_id
+            )
         ).all()
         assert sorted(map(tuple, scores)) == sorted(
             (row["number"], row["seat"], row["raw"], row["score"], row["shot"]) for row in kept_scores(game, state)
@@ -47,8 +48,14 @@ ACTIONS = st.lists(st.sampled_from(["round", "round", "round", "end", "undo", "e
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(actions=ACTIONS, target=st.one_of(st.none(), st.integers(5, 40)), points=st.lists(st.integers(-10, 20), min_size=30, max_size=30))
-def test_a_score_pads_kept_figures_follow_every_round_end_undo_and_edit(app: Flask, client: FlaskClient, actions, target, points) -> None:  # noqa: ANN001
+@given(
+    actions=ACTIONS,
+    target=st.one_of(st.none(), st.integers(5, 40)),
+    points=st.lists(st.integers(-10, 20), min_size=30, max_size=30),
+)
+def test_a_score_pads_kept_figures_follow_every_round_end_undo_and_edit(
+    app: Flask, client: FlaskClient, actions, target, points
+) -> None:
     game_id = start_pad(client, players=("Ana", "Ben", "Cy"), **({"target": str(target)} if target else {}))
     values = iter(points)
     for action in actions:
@@ -64,7 +71,10 @@ def test_a_score_pads_kept_figures_follow_every_round_end_undo_and_edit(app: Fla
 
 
 def test_a_spy_games_kept_figures_follow_turns_a_win_and_undo(app: Flask, client: FlaskClient) -> None:
-    response = client.post("/spy/new", data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"})
+    response = client.post(
+        "/spy/new",
+        data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"},
+    )
     game_id = response.location.rsplit("/", 1)[1]
     turns = [
         {"look": "1:4", "answer": "bomb"},
@@ -94,7 +104,9 @@ def test_a_black_spy_games_kept_figures_follow_an_edit_of_an_old_deal(app: Flask
 
 def kept_score_rows(app: Flask, game_id: str) -> dict[tuple[int, int], int]:
     with app.app_context():
-        rows = db.session.execute(select(DealScore.number, DealScore.seat, DealScore.id).where(DealScore.game_id == game_id)).all()
+        rows = db.session.execute(
+            select(DealScore.number, DealScore.seat, DealScore.id).where(DealScore.game_id == game_id)
+        ).all()
         return {(number, seat): row_id for number, seat, row_id in rows}
 
 
@@ -111,14 +123,14 @@ def test_a_new_deal_adds_its_own_score_rows_and_leaves_the_earlier_ones_as_they_
     assert_kept_figures_equal_the_fold(app, game_id)
 
 
-def statements_of(app: Flask, write) -> list[str]:  # noqa: ANN001
+def statements_of(app: Flask, write) -> list[str]:
     from sqlalchemy import event
 
     seen: list[str] = []
     with app.app_context():
         engine = db.engine
 
-    def note(_connection, _cursor, statement, *_rest) -> None:  # noqa: ANN001
+    def note(_connection, _cursor, statement, *_rest) -> None:
         seen.append(statement)
 
     event.listen(engine, "before_cursor_execute", note)

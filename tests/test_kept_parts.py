@@ -61,11 +61,24 @@ def test_a_new_deal_renders_its_own_row_alone_and_an_edit_renews_every_row_after
     running_totals(client, game_id)
     kept = len(parts._rows)
     post_points(client, game_id, [15, 15, 15, 15])
-    assert running_totals(client, game_id) == [["45", "70", "65", "60"], ["30", "55", "50", "45"], ["30", "25", "35", "30"], ["20", "15", "25", "0"]]
+    assert running_totals(client, game_id) == [
+        ["45", "70", "65", "60"],
+        ["30", "55", "50", "45"],
+        ["30", "25", "35", "30"],
+        ["20", "15", "25", "0"],
+    ]
     assert len(parts._rows) == kept + 1
     # deal 1 changed: every running total after it changes, and so does each row kept before
-    client.post(f"/black-spy/{game_id}/deals/1/edit", data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "25", "points-3": "20"})
-    assert running_totals(client, game_id) == [["25", "70", "65", "80"], ["10", "55", "50", "65"], ["10", "25", "35", "50"], ["0", "15", "25", "20"]]
+    client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "25", "points-3": "20"},
+    )
+    assert running_totals(client, game_id) == [
+        ["25", "70", "65", "80"],
+        ["10", "55", "50", "65"],
+        ["10", "25", "35", "50"],
+        ["0", "15", "25", "20"],
+    ]
     assert len(parts._rows) == kept + 5
 
 
@@ -74,7 +87,7 @@ def test_phones_reading_one_version_share_one_rendering_and_each_language_its_ow
     post_points(client, game_id, [20, 15, 25, 0])
     rendered: list[str] = []
 
-    def note(_app: Flask, template, context) -> None:  # noqa: ANN001
+    def note(_app: Flask, template, context) -> None:
         rendered.append(template.name)
 
     template_rendered.connect(note, app)
@@ -87,7 +100,9 @@ def test_phones_reading_one_version_share_one_rendering_and_each_language_its_ow
         assert rendered.count("black_spy/_progress.html") == 2
         assert '<h2 id="deals-title">Manos <span class="meta">la más reciente, arriba</span>' in spanish
         # a follower's copy has no edit links: it is a part of its own
-        follow = re.search(r'href="https?://[^"]*(/watch/[A-Za-z0-9]+)"', client.get(f"/black-spy/{game_id}").get_data(as_text=True)).group(1)
+        follow = re.search(
+            r'href="https?://[^"]*(/watch/[A-Za-z0-9]+)"', client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+        ).group(1)
         followed = client.get(follow).get_data(as_text=True)
         assert "/deals/1/edit" not in followed and '<span class="score">25' in followed
         assert rendered.count("black_spy/_progress.html") == 3
@@ -122,7 +137,7 @@ def test_a_kept_page_carries_each_phones_own_token_and_a_new_form_id_and_both_ph
     pages = [phones[0].get(url).get_data(as_text=True)]
     rendered: list[str] = []
 
-    def note(_app: Flask, template, context) -> None:  # noqa: ANN001
+    def note(_app: Flask, template, context) -> None:
         rendered.append(template.name)
 
     template_rendered.connect(note, app)
@@ -135,7 +150,7 @@ def test_a_kept_page_carries_each_phones_own_token_and_a_new_form_id_and_both_ph
     assert len({token for token, _ in fields}) == 3 and len({submission for _, submission in fields}) == 3
     assert "kept-token" not in pages[1] and "kept-submission" not in pages[2]
     # each phone's deal is taken with its own token, and none is mistaken for another's
-    for number, (phone, (token, submission)) in enumerate(zip(phones, fields), start=1):
+    for number, (phone, (token, submission)) in enumerate(zip(phones, fields, strict=True), start=1):
         form = {"csrf_token": token, "submission": submission, "number": str(number), "mode": "points"}
         form.update({"points-0": "20", "points-1": "20", "points-2": "20"})
         answer = phone.post(f"{url}/deals", data=form)

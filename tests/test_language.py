@@ -14,10 +14,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from companion.rules import N_, Either, Nn_
 from companion.store.base import db
-from companion.web.i18n import LANGUAGES, say, when
 from companion.store.games import Game
-from companion.rules import Either, N_, Nn_
+from companion.web.i18n import LANGUAGES, say, when
 from tests.helpers import post_points, snapshot, start_game
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -27,7 +27,7 @@ OTHER_LANGUAGES = [code for code in LANGUAGES if code != "en"]
 def catalogue(locale: str) -> Translations:
     loaded = Translations.load(str(TRANSLATIONS), [locale])
     # Translations.load falls back to English when the .mo is missing: that must not pass
-    assert isinstance(loaded, Translations) and loaded._catalog, f"no compiled catalogue for {locale}"  # noqa: SLF001
+    assert isinstance(loaded, Translations) and loaded._catalog, f"no compiled catalogue for {locale}"
     return loaded
 
 
@@ -48,10 +48,10 @@ def test_the_compiled_catalogues_say_what_their_sources_say(code: str) -> None:
             continue
         if message.pluralizable:
             for form, text in enumerate(message.string):
-                assert compiled._catalog[(message.id[0], form)] == text  # noqa: SLF001
+                assert compiled._catalog[(message.id[0], form)] == text
         else:
             key = message.id if message.context is None else f"{message.context}\x04{message.id}"
-            assert compiled._catalog[key] == message.string  # noqa: SLF001
+            assert compiled._catalog[key] == message.string
 
 
 def html_lang(html: str) -> str:
@@ -100,9 +100,7 @@ def test_the_switcher_never_sends_anyone_to_another_site(client: FlaskClient) ->
     assert response.location.endswith("/") and "evil" not in response.location
 
 
-@pytest.mark.parametrize(
-    "path", ["/", "/new", "/history", "/players", "/offline", "/rules/black-spy", "/rules/spy", "/passcode"]
-)
+@pytest.mark.parametrize("path", ["/", "/new", "/history", "/players", "/offline", "/rules/black-spy", "/rules/spy", "/passcode"])
 def test_every_page_offers_the_switcher_and_names_its_language(client: FlaskClient, path: str) -> None:
     html = client.get(path, headers={"Accept-Language": "te"}).get_data(as_text=True)
     assert html_lang(html) == "te"
@@ -122,9 +120,10 @@ def test_a_refused_deal_is_explained_in_the_tables_language(app: Flask, client: 
     before = snapshot(app)
     response = post_points(client, game_id, [10, 10, 10, 10])
     assert response.status_code == 422
-    expected = catalogue("es").gettext(
-        "The points add up to %(total)s, not %(deal_total)s: check each player's count."
-    ) % {"total": "40", "deal_total": "60"}
+    expected = catalogue("es").gettext("The points add up to %(total)s, not %(deal_total)s: check each player's count.") % {
+        "total": "40",
+        "deal_total": "60",
+    }
     assert expected in text_of(response)
     assert snapshot(app) == before
 
@@ -134,7 +133,11 @@ def test_the_card_counting_table_is_headed_in_the_tables_language(client: FlaskC
     html = client.get(f"/black-spy/{game_id}?mode=cards", headers={"Accept-Language": "es"}).get_data(as_text=True)
     headings = re.findall(r'<th scope="col">([^<]*)', html.split('class="cards-table"', 1)[1].split("</thead>", 1)[0])
     # the rules' names of the counts, said in Spanish, their ranges held whole by word joiners
-    assert [heading.strip().replace("\u2060", "") for heading in headings][1:4] == ["Espías negros", "negros 1–6", "Espías de color"]
+    assert [heading.strip().replace("\u2060", "") for heading in headings][1:4] == [
+        "Espías negros",
+        "negros 1–6",
+        "Espías de color",
+    ]
 
 
 def test_player_names_are_never_translated(client: FlaskClient) -> None:

@@ -20,12 +20,36 @@ def games_of_each_kind(count: int, offset: int = 0) -> list[dict]:
     for number in range(offset, offset + count):
         names = [f"Ana{number}", f"Ben{number % 7}", f"Cy{number % 5}"]
         when = f"2025-05-{1 + number % 28:02d}T20:00:00Z"
-        games.append({"kind": "black-spy", "players": names, "first_dealer": names[0], "created_at": when,
-                      "rules": {"end_value": 25}, "deals": [{"raw": dict(zip(names, (25, 20, 15), strict=True))}]})
-        games.append({"kind": "spy", "players": names[:2], "colours": dict(zip(names[:2], ("green", "red"), strict=True)),
-                      "first_player": names[0], "created_at": when, "turns": [{"player": names[0]}]})
-        games.append({"kind": "scorepad", "name": f"Golf {number}", "players": names, "created_at": when, "ended": True,
-                      "rounds": [dict(zip(names, (1, 2, 3), strict=True))]})
+        games.append(
+            {
+                "kind": "black-spy",
+                "players": names,
+                "first_dealer": names[0],
+                "created_at": when,
+                "rules": {"end_value": 25},
+                "deals": [{"raw": dict(zip(names, (25, 20, 15), strict=True))}],
+            }
+        )
+        games.append(
+            {
+                "kind": "spy",
+                "players": names[:2],
+                "colours": dict(zip(names[:2], ("green", "red"), strict=True)),
+                "first_player": names[0],
+                "created_at": when,
+                "turns": [{"player": names[0]}],
+            }
+        )
+        games.append(
+            {
+                "kind": "scorepad",
+                "name": f"Golf {number}",
+                "players": names,
+                "created_at": when,
+                "ended": True,
+                "rounds": [dict(zip(names, (1, 2, 3), strict=True))],
+            }
+        )
     return games
 
 
@@ -40,7 +64,7 @@ def counted(app: Flask) -> Iterator[list[str]]:
     with app.app_context():
         engine = db.engine
 
-    def note(_connection, _cursor, statement, *_rest) -> None:  # noqa: ANN001
+    def note(_connection, _cursor, statement, *_rest) -> None:
         if not statement.startswith(("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA", "SAVEPOINT", "RELEASE")):
             statements.append(statement)
 

@@ -29,9 +29,7 @@ def row_for(table: Table, **given: object) -> dict[str, object]:
         if column.primary_key and isinstance(column.type, Integer) and len(table.primary_key.columns) == 1:
             continue
         kind = column.type.python_type if not isinstance(column.type, JSON) else dict
-        row[column.name] = {int: 0, str: f"{column.name[:4]}1", bool: False, datetime: datetime(2026, 1, 1), dict: {}}.get(
-            kind, None
-        )
+        row[column.name] = {int: 0, str: f"{column.name[:4]}1", bool: False, datetime: datetime(2026, 1, 1), dict: {}}.get(kind)
     return row
 
 
@@ -43,7 +41,10 @@ def test_players_kept_before_names_had_keys_get_their_casefolded_key(databases) 
         upgrade(directory=directory, revision="2994bab3371d")
         with db.engine.begin() as connection:
             for name in ("Əli", "ÁLVARO", "Bob"):
-                connection.execute(text("INSERT INTO players (name, created_at) VALUES (:name, :now)"), {"name": name, "now": datetime(2026, 1, 1)})
+                connection.execute(
+                    text("INSERT INTO players (name, created_at) VALUES (:name, :now)"),
+                    {"name": name, "now": datetime(2026, 1, 1)},
+                )
             # a player sitting in a game: rebuilding the players table must not trip on it
             tables = MetaData()
             tables.reflect(connection)
@@ -58,7 +59,7 @@ def test_players_kept_before_names_had_keys_get_their_casefolded_key(databases) 
     assert keys == {"Əli": "əli", "ÁLVARO": "álvaro", "Bob": "bob"}
 
 
-def figures_shown(client) -> dict[str, str]:  # noqa: ANN001
+def figures_shown(client) -> dict[str, str]:
     """Every figure the list of players and each player's page show, by page."""
     import re
 
@@ -70,7 +71,7 @@ def figures_shown(client) -> dict[str, str]:  # noqa: ANN001
     return shown
 
 
-def test_moving_each_kinds_statistics_into_its_own_tables_keeps_every_figure(databases, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_moving_each_kinds_statistics_into_its_own_tables_keeps_every_figure(databases, tmp_path, monkeypatch) -> None:
     """A database of the head before the move (b7c8d9e0f1a2), holding finished games of all
     three kinds: its figures, as the shared tables counted them, are every page's after it."""
     import importlib

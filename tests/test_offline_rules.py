@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from companion.rules import RulesError
 from companion.kinds.black_spy import forms
 from companion.kinds.black_spy import rules as bs
+from companion.rules import RulesError
 
 PLAYERS = ("Ana", "Ben", "Cy", "Dee")
 

@@ -11,10 +11,10 @@ from flask import Flask, url_for
 from flask.testing import FlaskClient
 
 from companion.kinds.black_spy import reference
-from companion.web.i18n import LANGUAGES
 from companion.kinds.black_spy import rules as bs
 from companion.kinds.spy import rules as sr
-from tests.helpers import start_game
+from companion.web.i18n import LANGUAGES
+from tests.helpers import start_game, text
 
 PRESETS = [preset.value for preset in bs.Preset]
 PASS_WORDS = {"left": "to the left", "right": "to the right", "across": "across"}
@@ -24,11 +24,6 @@ def page(client: FlaskClient, path: str, **query: str) -> str:
     response = client.get(path, query_string=query or None)
     assert response.status_code == 200, response.get_data(as_text=True)
     return response.get_data(as_text=True)
-
-
-def text(html: str) -> str:
-    """What the page says, tags dropped, entities read, spaces collapsed."""
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def part(html: str, element_id: str) -> str:
@@ -109,10 +104,14 @@ def test_every_deal_adds_up_to_the_deal_total_of_its_rule_set(page_client: Flask
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_taking_all_the_black_cards_scores_zero_and_the_deal_total_for_everyone_else(page_client: FlaskClient, preset: str) -> None:
+def test_taking_all_the_black_cards_scores_zero_and_the_deal_total_for_everyone_else(
+    page_client: FlaskClient, preset: str
+) -> None:
     rules = bs.PRESETS[bs.Preset(preset)]
     said = part(page(page_client, "/rules/black-spy", rules=preset), "shoot")
-    assert f"takes all {bs.BLACK_CARDS} black cards scores 0 for the deal, and every other player scores {rules.deal_total}." in said
+    assert (
+        f"takes all {bs.BLACK_CARDS} black cards scores 0 for the deal, and every other player scores {rules.deal_total}." in said
+    )
     assert ("Shoot rule: on." in said) is rules.shoot_rule
     assert ("unless the table turns it on" in said) is not rules.shoot_rule
 
@@ -138,9 +137,14 @@ def test_the_classic_pass_goes_left_every_deal(page_client: FlaskClient) -> None
 
 @pytest.mark.parametrize(
     ("preset", "lead"),
-    [("standard", "Whoever holds the Red 1 leads the first trick."), ("classic", "The player on the dealer's left leads the first trick.")],
+    [
+        ("standard", "Whoever holds the Red 1 leads the first trick."),
+        ("classic", "The player on the dealer's left leads the first trick."),
+    ],
 )
-def test_the_first_trick_is_led_as_the_rule_set_says_and_never_with_a_black_card(page_client: FlaskClient, preset: str, lead: str) -> None:
+def test_the_first_trick_is_led_as_the_rule_set_says_and_never_with_a_black_card(
+    page_client: FlaskClient, preset: str, lead: str
+) -> None:
     said = part(page(page_client, "/rules/black-spy", rules=preset), "lead")
     assert lead in said
     assert "No black card may be led to the first trick." in said
@@ -171,7 +175,12 @@ def test_the_standard_page_lists_no_changes(page_client: FlaskClient) -> None:
 def test_a_rule_set_changes_only_what_differs_from_the_standard() -> None:
     assert reference.differences(bs.STANDARD, bs.STANDARD) == frozenset()
     assert reference.differences(bs.CLASSIC, bs.STANDARD) == {
-        "pass_cycles", "first_lead", "coloured_spy_points", "deal_total", "end_values", "shoot_rule",
+        "pass_cycles",
+        "first_lead",
+        "coloured_spy_points",
+        "deal_total",
+        "end_values",
+        "shoot_rule",
     }
 
 

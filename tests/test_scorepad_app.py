@@ -14,26 +14,7 @@ from sqlalchemy import select
 
 from companion.store.base import db
 from companion.store.games import Game
-from tests.helpers import snapshot
-
-
-def start_pad(client: FlaskClient, name: str = "Wingspan", players: tuple[str, ...] = ("Ana", "Ben", "Cy"), **form: str) -> str:
-    data = {"pad-name": name, **{f"pad-player-{row}": player for row, player in enumerate(players)}, **form}
-    response = client.post("/scorepad/new", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
-    match = re.search(r"/scorepad/([A-Za-z0-9]+)$", response.location)
-    assert match
-    return match.group(1)
-
-
-def post_round(client: FlaskClient, game_id: str, points: tuple[int | str, ...], htmx: bool = False, **extra: str):
-    form = {**{f"points-{seat}": str(value) for seat, value in enumerate(points)}, **extra}
-    return client.post(f"/scorepad/{game_id}/rounds", data=form, headers={"HX-Request": "true"} if htmx else {})
-
-
-def exported(client: FlaskClient, game_id: str) -> dict:
-    (game,) = json.loads(client.get(f"/scorepad/{game_id}/export.json").get_data(as_text=True))["games"]
-    return game
+from tests.helpers import exported, post_round, snapshot, start_pad
 
 
 def test_a_pad_starts_with_a_game_name_and_its_players(client: FlaskClient) -> None:
@@ -62,7 +43,7 @@ def test_rounds_add_up_negatives_count_and_the_highest_total_leads(client: Flask
     game_id = start_pad(client)
     assert post_round(client, game_id, (10, -5, "−3")).status_code == 303
     assert post_round(client, game_id, (2, 30, 4)).status_code == 303
-    game = exported(client, game_id)
+    game = exported(client, f"/scorepad/{game_id}/export.json")["games"][0]
     assert game["rounds"] == [{"Ana": 10, "Ben": -5, "Cy": -3}, {"Ana": 2, "Ben": 30, "Cy": 4}]
     assert game["derived"] == {"totals": {"Ana": 12, "Ben": 25, "Cy": 1}, "finished": False, "winners": []}
 
@@ -94,7 +75,7 @@ def test_with_a_target_the_round_that_reaches_it_ends_the_game_and_the_lowest_wi
     late = post_round(client, game_id, (1, 1, 1))
     assert late.status_code == 409 and "Ana reached the target of 100" in late.get_data(as_text=True)
     assert snapshot(app) == before
-    game = exported(client, game_id)
+    game = exported(client, f"/scorepad/{game_id}/export.json")["games"][0]
     assert game["derived"]["finished"] is True and game["derived"]["winners"] == ["Ben"] and game["ended"] is False
 
 
@@ -106,9 +87,9 @@ def test_without_a_target_the_table_ends_it_and_undo_reopens_it(client: FlaskCli
     assert client.post(f"/scorepad/{game_id}/end", data={"number": number}).status_code == 303
     html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
     assert "Ben and Cy share the win with 30 points each." in html and "The table ended the game." in html
-    assert exported(client, game_id)["ended"] is True
+    assert exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["ended"] is True
     assert client.post(f"/scorepad/{game_id}/undo", data={"number": "2"}).status_code == 303
-    reopened = exported(client, game_id)
+    reopened = exported(client, f"/scorepad/{game_id}/export.json")["games"][0]
     assert reopened["ended"] is False and reopened["derived"]["winners"] == [] and len(reopened["rounds"]) == 1
 
 
@@ -118,8 +99,15 @@ def test_an_edit_follows_through_and_may_not_reach_the_target_before_the_last_ro
         post_round(client, game_id, (30, 10, 20))
     form = client.get(f"/scorepad/{game_id}/rounds/1/edit").get_data(as_text=True)
     assert 'value="30"' in form
-    assert client.post(f"/scorepad/{game_id}/rounds/1/edit", data={"points-0": "40", "points-1": "10", "points-2": "20"}).status_code == 303
-    assert exported(client, game_id)["derived"]["totals"] == {"Ana": 100, "Ben": 30, "Cy": 60}
+    assert (
+        client.post(f"/scorepad/{game_id}/rounds/1/edit", data={"points-0": "40", "points-1": "10", "points-2": "20"}).status_code
+        == 303
+    )
+    assert exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["derived"]["totals"] == {
+        "Ana": 100,
+        "Ben": 30,
+        "Cy": 60,
+    }
     before = snapshot(app)
     refused = client.post(f"/scorepad/{game_id}/rounds/1/edit", data={"points-0": "95", "points-1": "10", "points-2": "20"})
     assert refused.status_code == 422 and "would be reached before the last round" in refused.get_data(as_text=True)
@@ -130,13 +118,13 @@ def test_a_repeated_submission_is_counted_once_and_a_stale_page_keeps_its_number
     game_id = start_pad(client)
     assert post_round(client, game_id, (1, 2, 3), submission="s-1", number="1").status_code == 303
     assert post_round(client, game_id, (1, 2, 3), submission="s-1", number="1").status_code == 303
-    assert len(exported(client, game_id)["rounds"]) == 1
+    assert len(exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["rounds"]) == 1
     stale = post_round(client, game_id, (7, 8, 9), htmx=True, submission="s-2", number="1")
     html = stale.get_data(as_text=True)
     # it says which round came first from the other phone, and what this one's would be
     assert stale.status_code == 409 and 'value="7"' in html
     assert "Round 1 was just recorded from another phone, so yours was not." in html and "record them as round 2" in html
-    assert len(exported(client, game_id)["rounds"]) == 1
+    assert len(exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["rounds"]) == 1
     # a page out of date for another reason (an undo elsewhere) says only that the game changed
     assert client.post(f"/scorepad/{game_id}/undo", data={"number": "1"}).status_code == 303
     behind = post_round(client, game_id, (7, 8, 9), htmx=True, submission="s-3", number="2").get_data(as_text=True)
@@ -148,7 +136,9 @@ def test_a_round_refused_because_another_phone_ended_the_game_says_so(client: Fl
     assert post_round(client, game_id, (10, 2, 3), submission="s-1", number="1").status_code == 303
     late = post_round(client, game_id, (1, 2, 3), htmx=True, submission="s-2", number="1")
     assert late.status_code == 409
-    assert "Round 1 was just recorded from another phone, and the game is over; yours was not recorded." in late.get_data(as_text=True)
+    assert "Round 1 was just recorded from another phone, and the game is over; yours was not recorded." in late.get_data(
+        as_text=True
+    )
 
 
 def test_a_rematch_opens_a_new_pad_once(client: FlaskClient, app: Flask) -> None:
@@ -158,7 +148,7 @@ def test_a_rematch_opens_a_new_pad_once(client: FlaskClient, app: Flask) -> None
     first = client.post(f"/scorepad/{game_id}/rematch")
     second = client.post(f"/scorepad/{game_id}/rematch")
     assert first.status_code == second.status_code == 303 and first.location == second.location
-    again = exported(client, first.location.rsplit("/", 1)[1])
+    again = exported(client, f"/scorepad/{first.location.rsplit('/', 1)[1]}/export.json")["games"][0]
     assert (again["name"], again["players"], again["target"], again["rounds"]) == ("Wingspan", ["Ana", "Ben", "Cy"], 10, [])
 
 
@@ -177,10 +167,16 @@ def test_a_finished_pad_links_to_bg_stats_under_its_own_name(client: FlaskClient
     game_id = start_pad(client, target="10")
     post_round(client, game_id, (10, 0, 0))
     html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
-    link = unquote(re.search(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"', html).group(1).replace("&amp;", "&"))
+    link = unquote(
+        re.search(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"', html).group(1).replace("&amp;", "&")
+    )
     play = json.loads(link.split("data=", 1)[1])
     assert play["game"] == {"sourceGameId": "scorepad", "name": "Wingspan", "highestWins": True}
-    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [("Ana", 10, True), ("Ben", 0, False), ("Cy", 0, False)]
+    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [
+        ("Ana", 10, True),
+        ("Ben", 0, False),
+        ("Cy", 0, False),
+    ]
 
 
 def test_a_pad_exports_to_csv_with_names_a_spreadsheet_reads_as_text(client: FlaskClient) -> None:
@@ -188,29 +184,41 @@ def test_a_pad_exports_to_csv_with_names_a_spreadsheet_reads_as_text(client: Fla
     post_round(client, game_id, (3, -4))
     rows = list(csv.DictReader(io.StringIO(client.get(f"/scorepad/{game_id}/export.csv").get_data(as_text=True))))
     assert [(row["game"], row["player"], row["points"], row["running_total"]) for row in rows] == [
-        ("'=Golf", "Ana", "3", "3"), ("'=Golf", "'+Ben", "-4", "-4"),
+        ("'=Golf", "Ana", "3", "3"),
+        ("'=Golf", "'+Ben", "-4", "-4"),
     ]
 
 
-def test_the_companion_1_contract_round_trips_and_refuses_what_the_rules_refuse(client: FlaskClient, app: Flask, databases) -> None:  # noqa: ANN001
+def test_the_companion_1_contract_round_trips_and_refuses_what_the_rules_refuse(
+    client: FlaskClient, app: Flask, databases
+) -> None:
     from tests.helpers import make_app
 
     game_id = start_pad(client, "Hearts", lowest_wins="yes", target="50")
     post_round(client, game_id, (20, 30, 10))
     post_round(client, game_id, (40, 5, 0))
-    game = exported(client, game_id)
+    game = exported(client, f"/scorepad/{game_id}/export.json")["games"][0]
     assert set(game) == {"id", "kind", "name", "players", "lowest_wins", "target", "ended", "rounds", "created_at", "derived"}
     assert game["derived"] == {"totals": {"Ana": 60, "Ben": 35, "Cy": 10}, "finished": True, "winners": ["Cy"]}
     other = make_app(databases.fresh()).test_client()
     file = {"format": "companion/1", "games": [game]}
-    response = other.post("/import", data={"file": (io.BytesIO(json.dumps(file).encode()), "g.json")}, content_type="multipart/form-data")
+    response = other.post(
+        "/import", data={"file": (io.BytesIO(json.dumps(file).encode()), "g.json")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 303
     assert json.loads(other.get("/export.json").get_data(as_text=True))["games"] == [game]
 
     def refused(change: dict, words: str) -> None:
         bad = {**game, "id": None, **change}
-        answer = other.post("/import", data={"file": (io.BytesIO(json.dumps({"format": "companion/1", "games": [bad]}).encode()), "g.json")}, content_type="multipart/form-data")
-        assert answer.status_code == 422 and words in answer.get_data(as_text=True), (change, answer.get_data(as_text=True)[-3000:])
+        answer = other.post(
+            "/import",
+            data={"file": (io.BytesIO(json.dumps({"format": "companion/1", "games": [bad]}).encode()), "g.json")},
+            content_type="multipart/form-data",
+        )
+        assert answer.status_code == 422 and words in answer.get_data(as_text=True), (
+            change,
+            answer.get_data(as_text=True)[-3000:],
+        )
 
     refused({"rounds": game["rounds"] + [{"Ana": 1, "Ben": 1, "Cy": 1}]}, "reached the target of 50")
     refused({"rounds": [{"Ana": 1, "Ben": 1}]}, "must give points to exactly the players")
@@ -239,7 +247,11 @@ def standings(client: FlaskClient, game_id: str) -> list[tuple[str, str, str]]:
     """The totals as listed, top to bottom: (rank, name, total)."""
     html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
     listed = html.split('<ol class="standings">', 1)[1].split("</ol>", 1)[0]
-    return re.findall(r'<span class="rank"[^>]*>(\d+)</span>\s*<span class="name">([^<]+?)\s*(?:<span|</span>).*?<span class="total">([^<]+)</span>', listed, re.S)
+    return re.findall(
+        r'<span class="rank"[^>]*>(\d+)</span>\s*<span class="name">([^<]+?)\s*(?:<span|</span>).*?<span class="total">([^<]+)</span>',
+        listed,
+        re.S,
+    )
 
 
 def test_the_totals_are_listed_best_first_and_a_tie_shares_its_rank(client: FlaskClient) -> None:
@@ -271,7 +283,7 @@ def test_the_rounds_table_says_what_its_cells_hold_and_that_a_round_number_chang
     html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
     assert "Each cell: the round's points, and below it the running total. Tap a round number to change it." in html
     # a follower's copy changes nothing: it is not told to tap
-    from tests.test_following import watch_url
+    from tests.helpers import watch_url
 
     followed = client.get(watch_url(app, game_id)).get_data(as_text=True)
     assert "Each cell: the round's points" in followed and "Tap a round number" not in followed

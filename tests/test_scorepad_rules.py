@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.rules import RulesError
 from companion.kinds.scorepad import rules as sp
 from companion.kinds.scorepad.forms import parse_points
+from companion.rules import RulesError
 
 
 def test_a_pad_seats_one_to_twelve_distinct_players_and_names_the_game() -> None:
@@ -100,7 +100,7 @@ def test_an_edit_recomputes_what_follows_and_may_not_reach_the_target_before_the
     target=st.one_of(st.none(), st.integers(1, 200)),
     lowest_wins=st.booleans(),
 )
-def test_the_fold_is_the_sum_of_the_rounds_and_ends_exactly_when_the_rules_say(players, rounds, target, lowest_wins) -> None:  # noqa: ANN001
+def test_the_fold_is_the_sum_of_the_rounds_and_ends_exactly_when_the_rules_say(players, rounds, target, lowest_wins) -> None:
     setup = sp.new_setup("Any", [f"P{n}" for n in range(players)], lowest_wins=lowest_wins, target=target)
     entries: list[sp.Entry] = []
     for row in rounds:
@@ -112,7 +112,8 @@ def test_the_fold_is_the_sum_of_the_rounds_and_ends_exactly_when_the_rules_say(p
     sums = tuple(sum(entry.points[seat] for entry in entries if isinstance(entry, sp.Round)) for seat in range(players))
     assert state.totals == sums
     reached_at = [
-        index for index in range(len(entries))
+        index
+        for index in range(len(entries))
         if target is not None and max(sp.replay(setup, entries[: index + 1]).totals) >= target
     ]
     assert state.finished == bool(reached_at)

@@ -95,7 +95,9 @@ def test_android_and_desktops_get_the_authority_as_a_crt(served: Flask) -> None:
     assert authority.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
 
 
-def test_the_trust_page_is_open_before_the_passcode(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_trust_page_is_open_before_the_passcode(
+    sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     app = make_app(sqlite_database_url, PASSCODE="table-7")
     tls.ensure(Path(app.instance_path) / "tls", tls.wanted_names())
@@ -166,7 +168,9 @@ def follow_link(client: FlaskClient, game: str, **headers: str) -> str:
     return re.search(r'<p class="link"><a href="([^"]+)"', html).group(1)
 
 
-def test_behind_the_trusted_proxy_links_and_the_cookie_follow_its_https(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_behind_the_trusted_proxy_links_and_the_cookie_follow_its_https(
+    sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with proxied_app(sqlite_database_url, tmp_path, monkeypatch, COMPANION_PROXY="1") as app:
         client = app.test_client()
         assert follow_link(client, start_game(client), **FORWARDED).startswith("https://games.example.org/watch/")
@@ -175,7 +179,9 @@ def test_behind_the_trusted_proxy_links_and_the_cookie_follow_its_https(sqlite_d
         assert "Strict-Transport-Security" in headers
 
 
-def test_without_companion_proxy_forwarded_headers_are_not_believed(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_companion_proxy_forwarded_headers_are_not_believed(
+    sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("COMPANION_PROXY", raising=False)
     with proxied_app(sqlite_database_url, tmp_path, monkeypatch) as app:
         client = app.test_client()
@@ -184,7 +190,9 @@ def test_without_companion_proxy_forwarded_headers_are_not_believed(sqlite_datab
         assert "Secure" not in cookie
 
 
-def test_with_companion_hosts_a_foreign_host_is_refused(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_with_companion_hosts_a_foreign_host_is_refused(
+    sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with proxied_app(sqlite_database_url, tmp_path, monkeypatch, COMPANION_HOSTS="table.lan, games.example.org") as app:
         client = app.test_client()
         assert client.get("/", base_url="http://table.lan:8000").status_code == 200

@@ -19,7 +19,13 @@ def get_routes(app: Flask, values: dict[str, str]) -> list[str]:
             continue
         url = rule.rule
         for name in rule.arguments:
-            url = re.sub(rf"<(?:[a-z]+:)?{name}>", values[f"{rule.endpoint.split('.')[0]}:{name}"] if f"{rule.endpoint.split('.')[0]}:{name}" in values else values[name], url)
+            url = re.sub(
+                rf"<(?:[a-z]+:)?{name}>",
+                values[f"{rule.endpoint.split('.')[0]}:{name}"]
+                if f"{rule.endpoint.split('.')[0]}:{name}" in values
+                else values[name],
+                url,
+            )
         urls.append(url)
     return urls
 
@@ -27,7 +33,10 @@ def get_routes(app: Flask, values: dict[str, str]) -> list[str]:
 def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
     black_spy = start_game(client)
     post_points(client, black_spy, [20, 15, 25, 0])
-    response = client.post("/spy/new", data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"})
+    response = client.post(
+        "/spy/new",
+        data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"},
+    )
     assert response.status_code == 303
     from companion.store.games import Game
 
@@ -51,7 +60,7 @@ def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
 
 def test_every_get_route_sends_the_security_headers(app: Flask, client: FlaskClient) -> None:
     values = a_game_of_each_kind(client)
-    urls = get_routes(app, values) + ["/no/such/page", "/black-spy/nothing"]
+    urls = [*get_routes(app, values), "/no/such/page", "/black-spy/nothing"]
     assert len(urls) >= 12
     for url in urls:
         response = client.get(url)
@@ -71,7 +80,7 @@ def test_pages_carry_no_inline_script_or_style_that_the_policy_would_block(app: 
     values = a_game_of_each_kind(client)
     for url in get_routes(app, values):
         response = client.get(url)
-        if not response.mimetype == "text/html":
+        if response.mimetype != "text/html":
             continue
         html = response.get_data(as_text=True)
         assert not re.search(r"<script(?![^>]*\bsrc=)", html), url
@@ -80,7 +89,7 @@ def test_pages_carry_no_inline_script_or_style_that_the_policy_would_block(app: 
 
 
 @pytest.fixture(autouse=True)
-def instance_of_its_own(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def instance_of_its_own(tmp_path, monkeypatch) -> None:
     # the count of wrong tries is kept in the instance folder: each test starts at none
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
 
@@ -218,8 +227,17 @@ def test_a_stylesheet_or_script_goes_without_the_headers_only_a_document_reads(c
         response = client.get(url, headers={"Accept-Encoding": "br"})
         assert response.headers["X-Content-Type-Options"] == "nosniff"
         assert response.headers["Cross-Origin-Resource-Policy"] == "same-origin"
-        for needless in ("Content-Security-Policy", "Referrer-Policy", "X-Frame-Options", "Permissions-Policy",
-                         "Cross-Origin-Opener-Policy", "Content-Disposition", "Expires", "Last-Modified", "Accept-Ranges"):
+        for needless in (
+            "Content-Security-Policy",
+            "Referrer-Policy",
+            "X-Frame-Options",
+            "Permissions-Policy",
+            "Cross-Origin-Opener-Policy",
+            "Content-Disposition",
+            "Expires",
+            "Last-Modified",
+            "Accept-Ranges",
+        ):
             assert needless not in response.headers, (url, needless)
         assert response.headers["Vary"] == "Accept-Encoding", url
     # kept a year; the url of a file that changes changes (asset_url), so it is never asked again

@@ -28,23 +28,29 @@ def deals_in(phone: Phone, game: str) -> list[int]:
     return [deal["number"] for deal in json.loads(page)["games"][0]["derived"]["deals"]]
 
 
+def _at_once(sends: list[tuple[Phone, dict[str, str]]], address: str) -> list[tuple[int, str, str]]:
+    """Post each phone's form to the address at the same instant; the answers in the same order."""
+    barrier = threading.Barrier(len(sends))
+    results: list[tuple[int, str, str]] = [None] * len(sends)  # type: ignore[list-item]
+
+    def send(index: int, phone: Phone, form: dict[str, str]) -> None:
+        barrier.wait()
+        results[index] = phone.post(address, form)
+
+    threads = [threading.Thread(target=send, args=(index, *sent)) for index, sent in enumerate(sends)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
 def test_two_phones_recording_the_same_deal_at_once_store_it_once_and_tell_the_other(server: Server) -> None:
     ana, ben = Phone(server.url), Phone(server.url)
     game = ana.start_game()
     for number in range(1, 6):
         forms = [ana.deal_form(game, [20, 15, 25, 0], number), ben.deal_form(game, [10, 10, 10, 30], number)]
-        barrier = threading.Barrier(2)
-        results: list[tuple[int, str, str]] = [None, None]  # type: ignore[list-item]
-
-        def send(index: int, phone: Phone) -> None:
-            barrier.wait()
-            results[index] = phone.post(f"/black-spy/{game}/deals", forms[index])
-
-        threads = [threading.Thread(target=send, args=(index, phone)) for index, phone in enumerate((ana, ben))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        results = _at_once([(ana, forms[0]), (ben, forms[1])], f"/black-spy/{game}/deals")
         statuses = sorted(result[0] for result in results)
         assert statuses == [303, 409], results
         refused = next(result for result in results if result[0] == 409)
@@ -59,7 +65,7 @@ def test_an_edit_sent_from_a_page_that_is_out_of_date_is_refused(server: Server)
     assert status == 303
     pages = [phone.get(f"/black-spy/{game}/deals/1/edit") for phone in (ana, ben)]
     forms = []
-    for page, points in zip(pages, ([0, 15, 25, 20], [60, 0, 0, 0])):
+    for page, points in zip(pages, ([0, 15, 25, 20], [60, 0, 0, 0]), strict=True):
         form = {name: value for name, value in re.findall(r'name="(csrf_token|version|number)" value="([^"]*)"', page)}
         form.update({"mode": "points", "shoot": "none", **{f"points-{seat}": str(value) for seat, value in enumerate(points)}})
         forms.append(form)

@@ -24,7 +24,18 @@ from tests.servers import Server, free_port
 
 @pytest.fixture
 def both(tmp_path: Path, sqlite_databases: Databases) -> Iterator[Server]:
+    """A server of this test's own, at both addresses: for a test that stops or kills it."""
     running = Server(tmp_path / "instance", free_port(), sqlite_databases.empty(), https_port=free_port()).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory, sqlite_databases: Databases) -> Iterator[Server]:
+    """One server at both addresses for the tests that leave it running: each starts games of
+    its own, and a start-up costs a second or two."""
+    folder = tmp_path_factory.mktemp("shared") / "instance"
+    running = Server(folder, free_port(), sqlite_databases.empty(), https_port=free_port()).start()
     yield running
     running.stop()
 
@@ -39,32 +50,32 @@ def get(url: str, context: ssl.SSLContext | None = None, timeout: float = 5) -> 
         return response.status, response.read().decode()
 
 
-def test_serve_answers_at_the_plain_and_the_secure_address(both: Server) -> None:
-    status, page = get(f"{both.url}/")
+def test_serve_answers_at_the_plain_and_the_secure_address(shared: Server) -> None:
+    status, page = get(f"{shared.url}/")
     assert status == 200 and "<html" in page
-    status, page = get(f"https://localhost:{both.https_port}/", trusting(both))
+    status, page = get(f"https://localhost:{shared.https_port}/", trusting(shared))
     assert status == 200 and "<html" in page
-    status, page = get(f"https://127.0.0.1:{both.https_port}/phone", trusting(both))
+    status, page = get(f"https://127.0.0.1:{shared.https_port}/phone", trusting(shared))
     assert 'data-phone-state="set"' in page
 
 
-def test_serve_prints_the_secure_address_the_fingerprint_and_a_qr_code(both: Server) -> None:
-    material = tls.load(both.folder / "tls")
-    printed = (both.folder / "server.log").read_text()
-    assert f"https://127.0.0.1:{both.https_port}/" in printed
+def test_serve_prints_the_secure_address_the_fingerprint_and_a_qr_code(shared: Server) -> None:
+    material = tls.load(shared.folder / "tls")
+    printed = (shared.folder / "server.log").read_text()
+    assert f"https://127.0.0.1:{shared.https_port}/" in printed
     assert material.ca_fingerprint in printed
     assert "█" in printed  # the QR codes, drawn in block characters
     # a phone new to the table is sent to the trust page first, then to the secure address
-    assert f"scan to trust its certificate once (http://127.0.0.1:{both.port}/phone)" in printed
-    assert f"scan to open the secure address (https://127.0.0.1:{both.https_port}/)" in printed
+    assert f"scan to trust its certificate once (http://127.0.0.1:{shared.port}/phone)" in printed
+    assert f"scan to open the secure address (https://127.0.0.1:{shared.https_port}/)" in printed
     assert "PRIVATE KEY" not in printed
 
 
-def test_the_private_keys_are_readable_by_their_owner_alone(both: Server) -> None:
+def test_the_private_keys_are_readable_by_their_owner_alone(shared: Server) -> None:
     for name in ("ca.key", "server.key"):
-        mode = stat.S_IMODE((both.folder / "tls" / name).stat().st_mode)
+        mode = stat.S_IMODE((shared.folder / "tls" / name).stat().st_mode)
         assert mode == 0o600, f"{name} has mode {oct(mode)}"
-    assert stat.S_IMODE((both.folder / "tls").stat().st_mode) == 0o700
+    assert stat.S_IMODE((shared.folder / "tls").stat().st_mode) == 0o700
 
 
 def test_a_second_start_keeps_the_authority_a_phone_already_trusts(both: Server) -> None:
@@ -75,15 +86,15 @@ def test_a_second_start_keeps_the_authority_a_phone_already_trusts(both: Server)
     assert get(f"https://localhost:{both.https_port}/", trusting(both))[0] == 200
 
 
-def test_150_idle_connections_do_not_lock_out_the_next_phone(both: Server) -> None:
+def test_150_idle_connections_do_not_lock_out_the_next_phone(shared: Server) -> None:
     idle = []
     try:
-        for port in (both.port, both.https_port):
+        for port in (shared.port, shared.https_port):
             for _ in range(150):
                 idle.append(socket.create_connection(("127.0.0.1", port), timeout=5))
         started = time.monotonic()
-        assert get(f"{both.url}/", timeout=5)[0] == 200
-        assert get(f"https://localhost:{both.https_port}/", trusting(both), timeout=5)[0] == 200
+        assert get(f"{shared.url}/", timeout=5)[0] == 200
+        assert get(f"https://localhost:{shared.https_port}/", trusting(shared), timeout=5)[0] == 200
         assert time.monotonic() - started < 2.0, "a page took more than a second each behind 300 idle connections"
     finally:
         for connection in idle:
@@ -93,7 +104,9 @@ def test_150_idle_connections_do_not_lock_out_the_next_phone(both: Server) -> No
 KEPT_OPEN = 1300  # more than granian's default let in (backlog 1024 in all); some 220 tables
 
 
-def test_a_club_of_phones_each_keeping_its_connection_open_leaves_room_for_the_next(tmp_path: Path, sqlite_databases: Databases) -> None:
+def test_a_club_of_phones_each_keeping_its_connection_open_leaves_room_for_the_next(
+    tmp_path: Path, sqlite_databases: Databases
+) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * KEPT_OPEN)), hard))
     server = Server(tmp_path / "instance", free_port(), sqlite_databases.empty()).start()
@@ -148,11 +161,20 @@ def test_a_name_that_is_no_name_stops_serve_with_a_clear_message(tmp_path: Path)
     import subprocess
     import sys
 
-    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "COMPANION_TLS_NAMES": "https://table.lan", "HTTPS_PORT": str(free_port())}
+    env = {
+        **os.environ,
+        "COMPANION_INSTANCE": str(tmp_path),
+        "COMPANION_TLS_NAMES": "https://table.lan",
+        "HTTPS_PORT": str(free_port()),
+    }
     env.pop("DATABASE_URL", None)
     done = subprocess.run(
         [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1", "--port", str(free_port())],
-        env=env, capture_output=True, text=True, timeout=60,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode != 0
     assert "COMPANION_TLS_NAMES: 'https://table.lan' is neither a host name nor an IP address" in done.stderr
@@ -176,14 +198,14 @@ def _stall(port: int, context: ssl.SSLContext | None) -> socket.socket:
     return sock
 
 
-def test_a_hundred_stalled_uploads_on_each_address_leave_every_phone_recording(both: Server) -> None:
+def test_a_hundred_stalled_uploads_on_each_address_leave_every_phone_recording(shared: Server) -> None:
     from tests.servers import Phone
 
-    secure = trusting(both)
-    stalled = [_stall(both.port, None) for _ in range(STALLED)]
-    stalled += [_stall(both.https_port, secure) for _ in range(STALLED)]
+    secure = trusting(shared)
+    stalled = [_stall(shared.port, None) for _ in range(STALLED)]
+    stalled += [_stall(shared.https_port, secure) for _ in range(STALLED)]
     try:
-        for phone in (Phone(both.url), Phone(f"https://localhost:{both.https_port}", secure)):
+        for phone in (Phone(shared.url), Phone(f"https://localhost:{shared.https_port}", secure)):
             game = phone.start_game()
             for number in range(1, 4):
                 started = time.monotonic()
@@ -201,21 +223,23 @@ def test_a_hundred_stalled_uploads_on_each_address_leave_every_phone_recording(b
             sock.close()
 
 
-def test_a_chunked_body_too_large_is_refused_whole_and_nothing_of_it_is_stored(both: Server) -> None:
+def test_a_chunked_body_too_large_is_refused_whole_and_nothing_of_it_is_stored(shared: Server) -> None:
     import http.client
 
     from tests.servers import Phone
 
-    phone = Phone(both.url)
+    phone = Phone(shared.url)
     game = phone.start_game()
     form = phone.deal_form(game, [20, 15, 25, 0], 1)
     body = urllib.parse.urlencode(form).encode() + b"&padding=" + b"x" * (3 * 1024 * 1024)
     cookie = "; ".join(f"{cookie.name}={cookie.value}" for cookie in phone.jar)
     for chunked in (True, False):
-        connection = http.client.HTTPConnection("127.0.0.1", both.port, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", shared.port, timeout=30)
         pieces = (body[start : start + 65536] for start in range(0, len(body), 65536))
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
-        connection.request("POST", f"/black-spy/{game}/deals", body=pieces if chunked else body, headers=headers, encode_chunked=chunked)
+        connection.request(
+            "POST", f"/black-spy/{game}/deals", body=pieces if chunked else body, headers=headers, encode_chunked=chunked
+        )
         response = connection.getresponse()
         assert response.status == 413, (chunked, response.status)
         assert b"too large" in response.read()

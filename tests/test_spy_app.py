@@ -6,45 +6,21 @@ import html as htmllib
 import io
 import json
 import re
-from collections.abc import Sequence
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion.store.base import db
 from companion.kinds.spy.rules import Answer, Facing, OutReason, SpyPlace, SpyState, Target
+from companion.store.base import db
 from tests.databases import Databases
-from tests.helpers import make_app, post_points, snapshot, start_game
+from tests.helpers import exported, make_app, post_points, snapshot, start_game, start_spy
 
 ANA, BEN, CY = 0, 1, 2
 
 
 # --- helpers ----------------------------------------------------------------------------
-
-
-def start_spy(
-    client: FlaskClient,
-    players: Sequence[tuple[str, str]] = (("Ana", "green"), ("Ben", "red"), ("Cy", "blue")),
-    first_player: int | str = 0,
-    spies: Sequence[tuple[int, str]] | None = None,
-) -> str:
-    """Start a Spy game through the form; ``spies`` (slot, facing) by row turns tracking on."""
-    form = {"first_player": str(first_player)}
-    for row, (name, colour) in enumerate(players):
-        form[f"spy-player-{row}"] = name
-        form[f"spy-colour-{row}"] = colour
-    if spies is not None:
-        form["track"] = "1"
-        for row, (slot, facing) in enumerate(spies):
-            form[f"spy-slot-{row}"] = str(slot)
-            form[f"spy-facing-{row}"] = facing
-    response = client.post("/spy/new", data=form)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    match = re.search(r"/spy/([A-Za-z0-9]+)$", response.location)
-    assert match, response.location
-    return match.group(1)
 
 
 def page(client: FlaskClient, game_id: str, **query: str) -> str:
@@ -107,8 +83,7 @@ def slots(html: str, seat: int) -> list[tuple[set[str], str]]:
     """Each place shown in a base: its classes and its words."""
     found = re.findall(r'<li class="([^"]*)">(.*?)</li>', base_section(html, seat), re.S)
     return [
-        (set(classes.split()), " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", inner)).split()))
-        for classes, inner in found
+        (set(classes.split()), " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", inner)).split())) for classes, inner in found
     ]
 
 
@@ -119,13 +94,6 @@ def answers_offered(html: str) -> list[str]:
 def upload(client: FlaskClient, data: dict):
     file = {"file": (io.BytesIO(json.dumps(data).encode()), "games.json")}
     return client.post("/import", data=file, content_type="multipart/form-data")
-
-
-def exported(client: FlaskClient) -> dict:
-    response = client.get("/export.json")
-    assert response.status_code == 200
-    assert "attachment" in response.headers["Content-Disposition"]
-    return json.loads(response.get_data(as_text=True))
 
 
 # --- a whole game ------------------------------------------------------------------------
@@ -311,7 +279,9 @@ def test_a_turn_the_rules_do_not_allow_is_refused_by_its_field_and_nothing_is_sa
 
 
 @pytest.mark.parametrize("number", ["3", "5", "1"])
-def test_a_turn_sent_for_a_stale_turn_number_is_refused_and_nothing_is_saved(client: FlaskClient, app: Flask, number: str) -> None:
+def test_a_turn_sent_for_a_stale_turn_number_is_refused_and_nothing_is_saved(
+    client: FlaskClient, app: Flask, number: str
+) -> None:
     game_id = a_game_with_cy_out(client)
     before = snapshot(app)
     response = take_turn(client, game_id, "1:2", "safe", number=number)
@@ -386,14 +356,28 @@ def test_undo_removes_the_last_turn_even_the_one_that_ended_the_game(client: Fla
     [
         ({"spy-player-0": "Ana", "spy-colour-0": "green"}, "players", "Spy is for 2 to 4 players; 1 is named."),
         (
-            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "green",
-             "spy-player-2": "Cy", "spy-colour-2": "blue"},
+            {
+                "spy-player-0": "Ana",
+                "spy-colour-0": "green",
+                "spy-player-1": "Ben",
+                "spy-colour-1": "green",
+                "spy-player-2": "Cy",
+                "spy-colour-2": "blue",
+            },
             "colour-1",
             "Two players picked green.",
         ),
         (
-            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red",
-             "spy-player-2": "Cy", "spy-colour-2": "blue", "spy-player-3": "Dee", "spy-colour-3": "blue"},
+            {
+                "spy-player-0": "Ana",
+                "spy-colour-0": "green",
+                "spy-player-1": "Ben",
+                "spy-colour-1": "red",
+                "spy-player-2": "Cy",
+                "spy-colour-2": "blue",
+                "spy-player-3": "Dee",
+                "spy-colour-3": "blue",
+            },
             "colour-3",
             "Two players picked blue.",
         ),
@@ -418,14 +402,22 @@ def test_undo_removes_the_last_turn_even_the_one_that_ended_the_game(client: Fla
             "Pick a colour: green, red, blue, or yellow.",
         ),
         (
-            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red",
-             "first_player": "2"},
+            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red", "first_player": "2"},
             "first_player",
             "The first player must be one of the named players.",
         ),
         (
-            {"spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red",
-             "track": "1", "spy-slot-0": "9", "spy-facing-0": "left", "spy-slot-1": "1", "spy-facing-1": "right"},
+            {
+                "spy-player-0": "Ana",
+                "spy-colour-0": "green",
+                "spy-player-1": "Ben",
+                "spy-colour-1": "red",
+                "track": "1",
+                "spy-slot-0": "9",
+                "spy-facing-0": "left",
+                "spy-slot-1": "1",
+                "spy-facing-1": "right",
+            },
             "spy-0",
             "A Spy stands in a slot from 1 to 8.",
         ),
@@ -618,12 +610,18 @@ def test_a_spy_game_exports_its_inputs_and_what_they_derive(client: FlaskClient,
     derived = tracked["derived"]
     assert derived["turn"] == "Ben" and derived["winner"] is None and derived["out"] == {}
     assert derived["bases"]["Ana"] == {
-        "size": 7, "target": "safe-2", "exposed": {"1": "safe-1"}, "lit_bombs": [], "unlit_bombs": 2,
+        "size": 7,
+        "target": "safe-2",
+        "exposed": {"1": "safe-1"},
+        "lit_bombs": [],
+        "unlit_bombs": 2,
         "spy": {"slot": 3, "facing": "right"},
     }
 
 
-def test_spy_and_black_spy_games_export_then_import_then_export_the_same(client: FlaskClient, app: Flask, databases: Databases) -> None:
+def test_spy_and_black_spy_games_export_then_import_then_export_the_same(
+    client: FlaskClient, app: Flask, databases: Databases
+) -> None:
     games = play_a_mixed_history(client, app)
     first = exported(client)
     assert [game["id"] for game in first["games"]] == [games["black-spy"], games["finished"], games["tracked"]]
@@ -768,7 +766,6 @@ def test_without_javascript_the_answers_button_opens_the_page_at_the_answers(cli
     assert re.search(rf'<noscript><button[^>]*formmethod="get" formaction="/spy/{game_id}#spy-answers"', html)
 
 
-
 # --- the rematch ------------------------------------------------------------------------
 
 
@@ -831,7 +828,9 @@ def test_a_spy_rematch_first_player_not_at_the_table_is_refused_and_nothing_is_m
     assert snapshot(app) == before
 
 
-def test_a_crafted_rematch_of_a_spy_game_still_being_played_is_refused_and_nothing_is_made(client: FlaskClient, app: Flask) -> None:
+def test_a_crafted_rematch_of_a_spy_game_still_being_played_is_refused_and_nothing_is_made(
+    client: FlaskClient, app: Flask
+) -> None:
     game_id = start_spy(client)
     play(client, game_id, ("1:3", "safe"))
     before = snapshot(app)
@@ -859,9 +858,17 @@ def test_a_tracked_spy_rematch_asks_where_the_spies_stand_then_starts_once(clien
     assert re.search(r'name="first_player" value="1" checked', form)
 
     placed = {
-        "rematch_of": game_id, "track": "1", "first_player": "1",
-        "spy-player-0": "Ana", "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red",
-        "spy-slot-0": "4", "spy-facing-0": "left", "spy-slot-1": "8", "spy-facing-1": "left",
+        "rematch_of": game_id,
+        "track": "1",
+        "first_player": "1",
+        "spy-player-0": "Ana",
+        "spy-colour-0": "green",
+        "spy-player-1": "Ben",
+        "spy-colour-1": "red",
+        "spy-slot-0": "4",
+        "spy-facing-0": "left",
+        "spy-slot-1": "8",
+        "spy-facing-1": "left",
     }
     response = client.post("/spy/new", data=placed)
     assert response.status_code == 303
@@ -927,7 +934,7 @@ def test_the_turns_so_far_are_listed_latest_first_in_the_words_the_table_was_tol
     ]
 
     # a follower reads the same log; an undo takes the last turn out of it
-    from tests.test_following import watch_url
+    from tests.helpers import watch_url
 
     assert turn_log(client.get(watch_url(app, game_id)).get_data(as_text=True)) == turn_log(html)
     assert client.post(f"/spy/{game_id}/undo", data={"number": "4"}).status_code == 303

@@ -49,7 +49,9 @@ def verify(material: tls.Material, leaf: x509.Certificate, name: x509.DNSName | 
 
 
 def openssl_verify(material: tls.Material, leaf: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["openssl", "verify", "-CAfile", str(material.ca_cert), str(leaf)], capture_output=True, text=True)
+    return subprocess.run(
+        ["openssl", "verify", "-CAfile", str(material.ca_cert), str(leaf)], capture_output=True, text=True, check=False
+    )
 
 
 def subtrees(material: tls.Material) -> tuple[set[str], set[str]]:
@@ -165,7 +167,9 @@ def test_the_authority_cannot_sign_for_a_public_site(made: tls.Material, tmp_pat
 
 @needs_openssl
 @pytest.mark.parametrize("name", PUBLIC, ids=PUBLIC_IDS)
-def test_openssl_refuses_a_public_site_signed_by_the_authority(made: tls.Material, tmp_path: Path, name: x509.GeneralName) -> None:
+def test_openssl_refuses_a_public_site_signed_by_the_authority(
+    made: tls.Material, tmp_path: Path, name: x509.GeneralName
+) -> None:
     _, path = forged(made, name, tmp_path)
     result = openssl_verify(made, path)
     assert result.returncode != 0
@@ -271,7 +275,9 @@ def test_a_name_outside_the_constraints_is_left_out_and_never_widens_them(made: 
 def test_a_server_key_that_does_not_fit_its_certificate_is_replaced(made: tls.Material) -> None:
     # what a crash between writing the new key and the new certificate leaves behind
     stray = ec.generate_private_key(ec.SECP256R1())
-    made.key.write_bytes(stray.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    made.key.write_bytes(
+        stray.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     again = tls.ensure(made.folder, tls.wanted_names(EXTRA))
     assert again.reissued
     key = serialization.load_pem_private_key(again.key.read_bytes(), password=None)
@@ -335,7 +341,9 @@ def test_the_server_certificate_is_short_lived_for_servers_only(made: tls.Materi
     leaf = certificate(made.cert)
     assert leaf.not_valid_after_utc - leaf.not_valid_before_utc <= timedelta(days=398)
     assert made.not_after == leaf.not_valid_after_utc and made.not_after.tzinfo is not None
-    assert leaf.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value == x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH])
+    assert leaf.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value == x509.ExtendedKeyUsage(
+        [ExtendedKeyUsageOID.SERVER_AUTH]
+    )
     constraints = leaf.extensions.get_extension_for_class(x509.BasicConstraints)
     assert constraints.critical and not constraints.value.ca
     usage = leaf.extensions.get_extension_for_class(x509.KeyUsage)
@@ -343,18 +351,27 @@ def test_the_server_certificate_is_short_lived_for_servers_only(made: tls.Materi
 
 
 def test_the_spki_hash_is_the_one_chromium_expects(made: tls.Material) -> None:
-    spki = certificate(made.cert).public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    spki = (
+        certificate(made.cert)
+        .public_key()
+        .public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
     assert made.spki_sha256 == base64.b64encode(hashlib.sha256(spki).digest()).decode()
 
 
 def test_the_fingerprint_is_the_sha256_of_the_authority_as_browsers_show_it(made: tls.Material) -> None:
     digest = hashlib.sha256(tls.ca_der(made)).hexdigest().upper()
-    assert made.ca_fingerprint == ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
+    assert made.ca_fingerprint == ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 
 @needs_openssl
 def test_the_fingerprint_is_the_sha256_openssl_prints(made: tls.Material) -> None:
-    printed = subprocess.run(["openssl", "x509", "-noout", "-fingerprint", "-sha256", "-in", str(made.ca_cert)], capture_output=True, text=True, check=True)
+    printed = subprocess.run(
+        ["openssl", "x509", "-noout", "-fingerprint", "-sha256", "-in", str(made.ca_cert)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert printed.stdout.strip().split("=", 1)[1] == made.ca_fingerprint
 
 

@@ -9,13 +9,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 from jinja2 import Environment, nodes
 from jinja2.ext import i18n
 
 from companion.web import i18n as app_i18n
-from companion.rules import Message, N_, Nn_
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -58,7 +55,9 @@ class Words(HTMLParser):
         values = dict(attrs)
         for name, value in attrs:
             # an <input type=submit>'s value is its label; a <button>'s value is never shown
-            readable = name in READ_ATTRIBUTES or (tag == "input" and name == "value" and values.get("type") in ("submit", "button"))
+            readable = name in READ_ATTRIBUTES or (
+                tag == "input" and name == "value" and values.get("type") in ("submit", "button")
+            )
             readable |= name == "content" and values.get("name") == "description"
             if readable and value and LETTER.search(value):
                 self.found.append(f'{tag} {name}="{value}"')
@@ -148,13 +147,9 @@ def said_without_a_message(path: Path) -> list[str]:
             "render_game": [keyword.value for keyword in node.keywords if keyword.arg == "message"],
         }.get(name, [])
         for argument in said:
-            if isinstance(argument, ast.JoinedStr) or (
-                isinstance(argument, ast.Constant) and isinstance(argument.value, str)
-            ):
+            if isinstance(argument, ast.JoinedStr) or (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
                 found.append(f"{path.name}:{node.lineno}")
-            if isinstance(argument, ast.List) and any(
-                isinstance(item, ast.JoinedStr | ast.Constant) for item in argument.elts
-            ):
+            if isinstance(argument, ast.List) and any(isinstance(item, ast.JoinedStr | ast.Constant) for item in argument.elts):
                 found.append(f"{path.name}:{node.lineno}")
     return found
 

@@ -20,7 +20,19 @@ from tests.servers import free_port
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "es", "it", "te", "az")
-NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "node_modules", "instance", "build", "dist", "*.egg-info", "__pycache__", "*.mo", ".pytest_cache", ".hypothesis")
+NOT_SHIPPED = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "node_modules",
+    "instance",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*.mo",
+    ".pytest_cache",
+    ".hypothesis",
+)
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +46,9 @@ def sources(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def build_wheel(source: Path, dist: Path) -> Path:
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(dist), str(source)],
-        check=True, capture_output=True, timeout=180,
+        check=True,
+        capture_output=True,
+        timeout=180,
     )
     (built,) = dist.glob("companion-*.whl")
     return built
@@ -61,7 +75,12 @@ def test_the_wheel_carries_templates_static_files_migrations_and_compiled_catalo
 def test_a_wheel_built_from_the_sdist_carries_the_same_files(sources: Path, wheel: Path, tmp_path: Path) -> None:
     build = "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
     made = subprocess.run(
-        [sys.executable, "-c", build, str(tmp_path)], cwd=sources, check=True, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-c", build, str(tmp_path)],
+        cwd=sources,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     sdist = tmp_path / made.stdout.split()[-1]
     from_sdist = build_wheel(sdist, tmp_path / "dist")
@@ -76,16 +95,29 @@ def installed(wheel: Path, tmp_path: Path) -> Iterator[Path]:
     python = venv / "bin" / "python"
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", str(wheel)],
-        check=True, capture_output=True, timeout=120,
+        check=True,
+        capture_output=True,
+        timeout=120,
     )
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     # a plain path line: this venv's .pth files (the editable install among them) are not read from it
     (site / "lent-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
     yield venv
 
 
 def clean_env(home: Path) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("COMPANION_", "XDG_")) and key not in ("PYTHONPATH", "DATABASE_URL")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("COMPANION_", "XDG_")) and key not in ("PYTHONPATH", "DATABASE_URL")
+    }
     return {**env, "HOME": str(home), "HTTPS_PORT": "off"}
 
 
@@ -94,8 +126,16 @@ def test_a_wheel_installed_outside_the_checkout_serves_pages(installed: Path, tm
     home.mkdir()
     env = clean_env(home)
     where = subprocess.run(
-        [str(installed / "bin" / "python"), "-c", "import companion, companion.paths as p; print(companion.__file__); print(p.TEMPLATES)"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+        [
+            str(installed / "bin" / "python"),
+            "-c",
+            "import companion, companion.paths as p; print(companion.__file__); print(p.TEMPLATES)",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     assert all(path.startswith(str(installed)) for path in where), where
 
@@ -103,7 +143,11 @@ def test_a_wheel_installed_outside_the_checkout_serves_pages(installed: Path, tm
     log = (tmp_path / "serve.log").open("wb")
     server = subprocess.Popen(
         [str(installed / "bin" / "companion"), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=tmp_path,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         home_page = None
@@ -125,4 +169,7 @@ def test_a_wheel_installed_outside_the_checkout_serves_pages(installed: Path, tm
         log.close()
     data = home / ".local" / "share" / "companion"
     assert (data / "companion.sqlite3").is_file(), "the per-user data folder holds the database"
-    assert not (REPOSITORY / "instance" / "companion.sqlite3").exists() or (data / "companion.sqlite3").stat().st_ino != (REPOSITORY / "instance" / "companion.sqlite3").stat().st_ino
+    assert (
+        not (REPOSITORY / "instance" / "companion.sqlite3").exists()
+        or (data / "companion.sqlite3").stat().st_ino != (REPOSITORY / "instance" / "companion.sqlite3").stat().st_ino
+    )

@@ -55,7 +55,9 @@ class HeldLock:
         self.thread.join()
 
 
-def test_a_deal_waits_for_another_write_to_finish_and_is_recorded(sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_deal_waits_for_another_write_to_finish_and_is_recorded(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     app = make_app(sqlite_url)
     client = app.test_client()
@@ -98,9 +100,8 @@ def test_pages_that_only_read_do_not_wait_for_a_writer(sqlite_url: str, tmp_path
 
 
 def test_two_tables_that_share_a_player_never_refuse_each_other(app: Flask) -> None:
+    from companion.kinds.black_spy.stats import PlayerDay, rebuild_all
     from companion.store.base import db
-    from companion.kinds.black_spy.stats import PlayerDay
-    from companion.kinds.black_spy.stats import rebuild_all
 
     client = app.test_client()
     # two finished games that share Alex: each change to either recounts Alex's day (the
@@ -180,7 +181,7 @@ def test_a_deal_holds_the_write_lock_until_its_commit_and_renders_its_answer_wit
         engine = db.engine
     begun: list[str] = []
 
-    def note(_connection, _cursor, statement, *_rest) -> None:  # noqa: ANN001
+    def note(_connection, _cursor, statement, *_rest) -> None:
         if statement.startswith("BEGIN"):
             begun.append(statement)
 
@@ -229,13 +230,16 @@ def _version(app: Flask, game_id: str) -> str:
 def test_an_edit_racing_an_undo_from_another_phone_is_refused_in_words_never_a_fault(app: Flask, kind: str) -> None:
     """Two phones at once: one changes the last deal (or round), the other undoes it. Either
     may win; the other is told another phone changed the game, and nothing is half-done."""
-    from tests.test_scorepad_app import post_round, start_pad
+    from tests.helpers import post_round, start_pad
 
     client = app.test_client()
     if kind == "black-spy":
         game_id = start_game(client)
         record = lambda: post_points(client, game_id, [20, 15, 25, 0])  # noqa: E731
-        edit = (f"/black-spy/{game_id}/deals/2/edit", {"mode": "points", **{f"points-{seat}": str(p) for seat, p in enumerate([15, 20, 25, 0])}})
+        edit = (
+            f"/black-spy/{game_id}/deals/2/edit",
+            {"mode": "points", **{f"points-{seat}": str(p) for seat, p in enumerate([15, 20, 25, 0])}},
+        )
         count = lambda: len(game_state(app, game_id).deals)  # noqa: E731
     else:
         game_id = start_pad(client)
@@ -248,24 +252,7 @@ def test_an_edit_racing_an_undo_from_another_phone_is_refused_in_words_never_a_f
         while count() < 2:
             assert record().status_code == 303
         version = _version(app, game_id)
-        barrier = threading.Barrier(2)
-        statuses: dict[str, int] = {}
-
-        def editing() -> None:
-            phone = app.test_client()
-            barrier.wait()
-            statuses["edit"] = phone.post(edit[0], data={**edit[1], "version": version}).status_code
-
-        def undoing() -> None:
-            phone = app.test_client()
-            barrier.wait()
-            statuses["undo"] = phone.post(f"/{kind}/{game_id}/undo", data={"number": "2"}).status_code
-
-        threads = [threading.Thread(target=editing), threading.Thread(target=undoing)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        statuses = _race(app, edit, version, f"/{kind}/{game_id}/undo")
         outcomes.append((statuses["edit"], statuses["undo"]))
         assert statuses["edit"] in (303, 409) and statuses["undo"] in (303, 409), statuses
         assert client.get(f"/{kind}/{game_id}").status_code == 200
@@ -273,5 +260,28 @@ def test_an_edit_racing_an_undo_from_another_phone_is_refused_in_words_never_a_f
     assert all(edit in (303, 409) and undo in (303, 409) for edit, undo in outcomes)
 
 
-def exported_rounds(client, game_id: str) -> int:  # noqa: ANN001
+def _race(app, edit: tuple[str, dict[str, str]], version: int, undo_address: str) -> dict[str, int]:
+    """Send the edit and the undo from two phones at the same instant; their statuses."""
+    barrier = threading.Barrier(2)
+    statuses: dict[str, int] = {}
+
+    def editing() -> None:
+        phone = app.test_client()
+        barrier.wait()
+        statuses["edit"] = phone.post(edit[0], data={**edit[1], "version": version}).status_code
+
+    def undoing() -> None:
+        phone = app.test_client()
+        barrier.wait()
+        statuses["undo"] = phone.post(undo_address, data={"number": "2"}).status_code
+
+    threads = [threading.Thread(target=editing), threading.Thread(target=undoing)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+def exported_rounds(client, game_id: str) -> int:
     return len(client.get(f"/scorepad/{game_id}/export.json").get_json()["games"][0]["rounds"])

@@ -83,7 +83,10 @@ class Tally(GameKind):
 
     def parse(self, data: dict[str, Any]) -> TallyInput:
         players = names(data)
-        rounds = [tuple(whole(value, "points") for value in row) for row in listed(data, "rounds", rules.ROUNDS, N_("at most three rounds"))]
+        rounds = [
+            tuple(whole(value, "points") for value in row)
+            for row in listed(data, "rounds", rules.ROUNDS, N_("at most three rounds"))
+        ]
         try:
             state = rules.replay(rules.new_setup(players), rounds)
         except RulesError as error:
@@ -110,4 +113,3 @@ class Tally(GameKind):
 
     def player_stats(self, player_id: int, period: Any) -> None:
         return None
-
