@@ -17,11 +17,7 @@ Run by hand:
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -30,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.common import Phone, import_games
 from tests.databases import Databases
 from tests.servers import Server, free_port
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lu"]
-FILE_GAMES = 20_000  # the most one companion/1 file may hold
 PAGE_TIMEOUT = 30.0
 
 
@@ -70,19 +66,6 @@ def history(count: int, deals: int) -> list[dict]:
     return games
 
 
-def import_all(server: Server, games: list[dict]) -> float:
-    env = {**os.environ, "COMPANION_INSTANCE": str(server.folder), "DATABASE_URL": server.database_url or ""}
-    started = time.perf_counter()
-    for start in range(0, len(games), FILE_GAMES):
-        file = server.folder / f"games-{start}.json"
-        file.write_text(json.dumps({"format": "companion/1", "games": games[start : start + FILE_GAMES]}))
-        subprocess.run(
-            [str(Path(sys.executable).with_name("companion")), "import", str(file)], env=env, check=True, capture_output=True
-        )
-        file.unlink()
-    return time.perf_counter() - started
-
-
 def descendants(pid: int) -> list[int]:
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
@@ -116,34 +99,32 @@ def peak_memory(server: Server) -> int:
 
 def download(port: int, path: str) -> tuple[int, float, float]:
     """Bytes of an export, seconds to its first byte and to its last."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    phone = Phone(port, timeout=600, accept_encoding="identity")
     started = time.perf_counter()
-    connection.request("GET", path, headers={"Accept-Encoding": "identity"})
-    response = connection.getresponse()
+    response = phone.send("GET", path)
     assert response.status == 200, response.status
     first = response.read(1)
     to_first = time.perf_counter() - started
     size = len(first)
     while chunk := response.read(65536):
         size += len(chunk)
-    connection.close()
+    phone.close()
     return size, to_first, time.perf_counter() - started
 
 
 def page_times(port: int, path: str, stop: threading.Event, every: float = 0.2) -> list[float]:
     times: list[float] = []
     while not stop.is_set():
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=PAGE_TIMEOUT)
+        # a new connection each time and the page uncompressed: the figures stay comparable with the runs before
+        phone = Phone(port, timeout=PAGE_TIMEOUT, accept_encoding="identity")
         started = time.perf_counter()
         try:
-            connection.request("GET", path)
-            response = connection.getresponse()
-            response.read()
-            assert response.status == 200, response.status
+            status = phone.request("GET", path).status
+            assert status == 200, status
             times.append(time.perf_counter() - started)
         except TimeoutError:
             times.append(float("inf"))  # a phone gives up long before this
-        connection.close()
+        phone.close()
         stop.wait(every)
     return times
 
@@ -163,13 +144,11 @@ def main() -> None:
         games = history(args.games - 1, args.deals)
         # the newest game, the one the phone follows
         games.append({**history(1, args.deals)[0], "created_at": "2029-01-01T20:00:00Z"})
-        seconds = import_all(server, games)
+        seconds = import_games(server, games)
         print(f"{databases.kind}: {args.games:,} games of {args.deals} deals or rounds imported in {seconds:.1f} s")
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-        connection.request("GET", "/history?state=in-progress", headers={"Accept-Encoding": "identity"})
-        response = connection.getresponse()
-        page = response.read().decode()
-        assert response.status == 200, (response.status, page[:500])
+        answer = Phone(server.port, timeout=60).request("GET", "/history?state=in-progress")
+        page = answer.text()
+        assert answer.status == 200, (answer.status, page[:500])
         game = page.split('href="/black-spy/', 1)[1].split('"', 1)[0]
         path = f"/black-spy/{game}"
         print(f"server processes' largest memory before: {peak_memory(server) / 2**20:.0f} MB")

@@ -20,14 +20,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import select  # noqa: E402
+from sqlalchemy import select
 
-from companion.store.base import db  # noqa: E402
+from companion.kinds.black_spy import rules as bs
+from companion.store.base import db
 from companion.store.games import Game
-from companion.store.players import Player  # noqa: E402
-from companion.kinds.black_spy import rules as bs  # noqa: E402
-from tests.databases import Databases  # noqa: E402
-from tests.helpers import make_app  # noqa: E402
+from companion.store.players import Player
+from tests.databases import Databases
+from tests.helpers import make_app
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lu"]
 DECK = (
@@ -46,9 +46,9 @@ def random_deal(rng: random.Random, players: int) -> bs.CardsEntry:
             taker["high"].add(card)
         else:
             taker[kind] += 1
-    return bs.CardsEntry(tuple(
-        bs.Cards(row["black_spies"], row["low_blacks"], frozenset(row["high"]), row["coloured_spies"]) for row in counts
-    ))
+    return bs.CardsEntry(
+        tuple(bs.Cards(row["black_spies"], row["low_blacks"], frozenset(row["high"]), row["coloured_spies"]) for row in counts)
+    )
 
 
 def finished_game(rng: random.Random) -> tuple[bs.Setup, list[bs.CardsEntry], bs.GameState, int]:
@@ -68,25 +68,34 @@ def finished_game(rng: random.Random) -> tuple[bs.Setup, list[bs.CardsEntry], bs
             return setup, deals, state, end
 
 
-def fill(app, count: int, rng: random.Random, start: datetime) -> None:  # noqa: ANN001
+def fill(app, count: int, rng: random.Random, start: datetime) -> None:
     """Finished games written through the app's own import, its bulk write path: the kept
     figures and the statistics are the ones a table's games get."""
-    from companion import exchange
     from companion.kinds.black_spy.codec import BlackSpyInput
+    from companion.service.imports import import_games
 
     items = []
     for index in range(count):
         setup, entries, state, end = finished_game(rng)
-        items.append(BlackSpyInput(
-            id=None, created_at=start + timedelta(hours=index), preset="standard", end_value=end, shoot_rule=None,
-            first_lead=None, setup=setup, entries=tuple(entries), state=state,
-        ))
+        items.append(
+            BlackSpyInput(
+                id=None,
+                created_at=start + timedelta(hours=index),
+                preset="standard",
+                end_value=end,
+                shoot_rule=None,
+                first_lead=None,
+                setup=setup,
+                entries=tuple(entries),
+                state=state,
+            )
+        )
     with app.app_context():
         for chunk in range(0, len(items), 5000):
-            exchange.store(items[chunk:chunk + 5000])
+            import_games(items[chunk : chunk + 5000])
 
 
-def server_time(client, url: str, repeat: int = 15) -> float:  # noqa: ANN001
+def server_time(client, url: str, repeat: int = 15) -> float:
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
@@ -96,7 +105,7 @@ def server_time(client, url: str, repeat: int = 15) -> float:  # noqa: ANN001
     return statistics.median(times)
 
 
-def measure(app, label: str) -> None:  # noqa: ANN001
+def measure(app, label: str) -> None:
     client = app.test_client()
     with app.app_context():
         player = db.session.scalar(select(Player.id).where(Player.name == "Ana"))

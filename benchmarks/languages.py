@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.web.i18n import LANGUAGES  # noqa: E402
-from tests.databases import Databases  # noqa: E402
-from tests.helpers import make_app, post_points, start_game  # noqa: E402
+from companion.web.i18n import LANGUAGES
+from tests.databases import Databases
+from tests.helpers import make_app, post_points, start_game
 
 ROUNDS = 100
 DEALS_PLAYED = 6  # the game is still on: the page has its deal form

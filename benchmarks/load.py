@@ -29,9 +29,9 @@ sockets in this process, sharing the machine's cores with the server: its own CP
 server held back by its client can be told apart.
 
 Every phone keeps its connection open between requests, as a browser does, and granian
-serves only so many connections at once (the backpressure companion/serving.py gives
-each worker; granian's own default, backlog 1024 / workers, let in some 170 tables); the
-script says so when a step asks for more.
+serves only so many connections at once (the backpressure companion/serving/granian.py
+gives each worker; granian's own default, backlog 1024 / workers, let in some 170
+tables); the script says so when a step asks for more.
 """
 
 from __future__ import annotations
@@ -45,8 +45,6 @@ import statistics
 import sys
 import tempfile
 import time
-import urllib.parse
-import zlib
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -54,12 +52,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.common import Connection, Refused, deal_form, percentile, start_game
 from companion.cli import cores
 from companion.serving.granian import CONNECTIONS_PER_WORKER
 from tests.databases import Databases
 from tests.servers import Server, free_port
 
-HOST = "127.0.0.1"
 DEAL_EVERY = 20.0
 FOLLOW_EVERY = 3.0
 FOLLOWERS = 5
@@ -73,138 +71,17 @@ OPENING_AT_ONCE = 8
 # sockets this process needs besides the phones' (the server's start-up probe, stdio, the database)
 SPARE_FILES = 200
 
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-# the deal form comes first on the page, so the first of each field is the deal form's:
-# the undo form further down has a `number` of its own
-DEAL_FIELDS = re.compile(r'name="(csrf_token|submission|version|number)" value="([^"]*)"')
 WATCH = re.compile(r"/watch/[A-Za-z0-9_-]+")
 RECORDED = re.compile(r"Deal \d+ recorded\.")
 
 
-class Refused(Exception):
-    """An answer the phone did not expect; its text says which."""
-
-
-# --- a small HTTP/1.1 client on raw sockets ------------------------------------------
-
-
-@dataclass
-class Answer:
-    status: int
-    headers: dict[str, str]
-    body: bytes
-
-    def text(self) -> str:
-        """The body as text; gzip undone (a scorer asks for nothing else: brotli is not in the stdlib)."""
-        body = self.body
-        encoding = self.headers.get("content-encoding", "identity")
-        if encoding == "gzip":
-            body = zlib.decompress(body, 16 + zlib.MAX_WBITS)
-        elif encoding != "identity":
-            raise Refused(f"a body in {encoding}, which this client cannot read")
-        return body.decode("utf-8", "replace")
-
-
-class Phone:
-    """One phone: one keep-alive connection, its cookies, and the ETag of its last page."""
+class Phone(Connection):
+    """One phone: one keep-alive connection that asks again on a new one when the server
+    closed it idle, its cookies, and the ETag of its last page."""
 
     def __init__(self, port: int, accept_encoding: str) -> None:
-        self.port = port
-        self.accept_encoding = accept_encoding
-        self.cookies: dict[str, str] = {}
+        super().__init__(port, accept_encoding=accept_encoding, timeout=REQUEST_TIMEOUT, ask_again=True)
         self.etag: str | None = None
-        self.reconnects = 0  # keep-alive connections the server closed under this phone
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-    async def request(
-        self, method: str, path: str, headers: dict[str, str] | None = None, form: dict[str, str] | None = None
-    ) -> Answer:
-        raw = self._build(method, path, headers or {}, form)
-        async with asyncio.timeout(REQUEST_TIMEOUT):
-            if self.writer is not None:
-                try:
-                    return await self._exchange(raw, method)
-                except (asyncio.IncompleteReadError, ConnectionResetError, BrokenPipeError) as dropped:
-                    # the server may close a keep-alive connection it held idle; a browser then
-                    # asks again on a new one. Dropped with part of an answer read is a failure.
-                    if isinstance(dropped, asyncio.IncompleteReadError) and dropped.partial:
-                        raise
-                    self.reconnects += 1
-            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
-            return await self._exchange(raw, method)
-
-    def _build(self, method: str, path: str, headers: dict[str, str], form: dict[str, str] | None) -> bytes:
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}", f"Accept-Encoding: {self.accept_encoding}"]
-        if self.cookies:
-            lines.append("Cookie: " + "; ".join(f"{name}={value}" for name, value in self.cookies.items()))
-        lines += [f"{name}: {value}" for name, value in headers.items()]
-        body = b""
-        if form is not None:
-            body = urllib.parse.urlencode(form).encode()
-            lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
-        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-
-    async def _exchange(self, raw: bytes, method: str) -> Answer:
-        assert self.reader is not None and self.writer is not None
-        try:
-            self.writer.write(raw)
-            answer = await self._read_answer(self.reader, method)
-        except BaseException:
-            self.close()  # a half-read answer leaves the connection unusable
-            raise
-        if answer.headers.get("connection", "").lower() == "close":
-            self.close()
-        return answer
-
-    async def _read_answer(self, reader: asyncio.StreamReader, method: str) -> Answer:
-        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-        status = int(head[0].split(" ", 2)[1])
-        headers: dict[str, str] = {}
-        for line in head[1:]:
-            name, _, value = line.partition(":")
-            name, value = name.strip().lower(), value.strip()
-            if name == "set-cookie":
-                self._keep_cookie(value)
-            elif name:
-                headers[name] = value
-        if method == "HEAD" or status in (204, 304) or status < 200:
-            body = b""
-        elif "chunked" in headers.get("transfer-encoding", "").lower():
-            body = await self._read_chunked(reader)
-        elif "content-length" in headers:
-            body = await reader.readexactly(int(headers["content-length"]))
-        else:  # neither: the body runs to the end of the connection
-            body = await reader.read()
-            headers["connection"] = "close"
-        return Answer(status, headers, body)
-
-    @staticmethod
-    async def _read_chunked(reader: asyncio.StreamReader) -> bytes:
-        parts = []
-        while True:
-            size = int((await reader.readuntil(b"\r\n")).split(b";", 1)[0], 16)
-            if size == 0:
-                while await reader.readuntil(b"\r\n") != b"\r\n":  # trailers, if any
-                    pass
-                return b"".join(parts)
-            parts.append(await reader.readexactly(size))
-            await reader.readexactly(2)
-
-    def _keep_cookie(self, header: str) -> None:
-        # the csrf token lives in the session cookie, and the watch page's ETag is made from it:
-        # a phone that dropped its cookie would never be answered 304
-        pair, *attributes = header.split(";")
-        name, _, value = pair.partition("=")
-        if not value or any(attribute.strip().lower() == "max-age=0" for attribute in attributes):
-            self.cookies.pop(name.strip(), None)
-        else:
-            self.cookies[name.strip()] = value.strip()
 
 
 # --- a table: a game, its scorer and its followers -------------------------------------
@@ -219,10 +96,9 @@ class Table:
     followers: list[Phone]
 
 
-def deal_form(page: str) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    for name, value in DEAL_FIELDS.findall(page):
-        fields.setdefault(name, value)
+def next_form(page: str) -> dict[str, str]:
+    """The next deal's form, from the game page or the fragment the last deal's POST answered."""
+    fields = deal_form(page)
     if len(fields) < 4:
         raise Refused(f"no deal form on the page (found {sorted(fields)})")
     return fields
@@ -230,25 +106,17 @@ def deal_form(page: str) -> dict[str, str]:
 
 async def open_table(port: int) -> Table:
     """Start a game as a phone does: the new-game form, then the game page it is sent to."""
-    # the scorer reads its pages, so it asks for gzip only (brotli is not in the stdlib)
+    # the scorer asks for gzip alone (this client once read nothing else), so that the figures
+    # stay comparable with the runs before
     scorer = Phone(port, "gzip")
-    page = await scorer.request("GET", "/new")
-    token = CSRF.search(page.text())
-    if page.status != 200 or token is None:
-        raise Refused(f"GET /new answered {page.status}")
-    form = {"csrf_token": token.group(1), "first_dealer": "0", "end_value": "10000"}
-    form.update({f"player-{row}": name for row, name in enumerate(PLAYERS)})
-    created = await scorer.request("POST", "/black-spy/new", form=form)
-    if created.status != 303:
-        raise Refused(f"POST /black-spy/new answered {created.status}")
-    path = urllib.parse.urlsplit(created.headers["location"]).path
+    path, _ = await start_game(scorer, PLAYERS)
     game = await scorer.request("GET", path)
     text = game.text()
     watch = WATCH.search(text)
     if game.status != 200 or watch is None:
         raise Refused(f"GET {path} answered {game.status}" + ("" if watch else ", with no /watch/ link"))
     followers = [Phone(port, "gzip, br") for _ in range(FOLLOWERS)]
-    return Table(scorer, path, watch.group(0), deal_form(text), followers)
+    return Table(scorer, path, watch.group(0), next_form(text), followers)
 
 
 async def open_tables(port: int, tables: list[Table], count: int) -> None:
@@ -286,12 +154,12 @@ async def record_deal(table: Table) -> tuple[str, float]:
     """One deal, as the scorer's htmx posts it; the fragment answered carries the next deal's form."""
     fields = {**table.form, "mode": "points", **{f"points-{seat}": points for seat, points in enumerate(POINTS)}}
     began = time.perf_counter()
-    answer = await table.scorer.request("POST", table.path + "/deals", {"HX-Request": "true"}, fields)
+    answer = await table.scorer.request("POST", table.path + "/deals", fields, {"HX-Request": "true"})
     took = time.perf_counter() - began
     if answer.status != 200:
         raise Refused(f"deal POST answered {answer.status}")
     text = answer.text()
-    table.form = deal_form(text)
+    table.form = next_form(text)
     if not RECORDED.search(text):
         raise Refused("deal POST answered 200 without recording the deal")
     return "deal", took
@@ -303,7 +171,7 @@ async def follow(table: Table, phone: Phone) -> tuple[str, float]:
     if phone.etag is not None:
         headers["If-None-Match"] = phone.etag
     began = time.perf_counter()
-    answer = await phone.request("GET", table.watch, headers)
+    answer = await phone.request("GET", table.watch, headers=headers)
     took = time.perf_counter() - began
     if answer.status == 304:
         return "unchanged", took
@@ -377,13 +245,6 @@ async def measure_client(step: Step, end: float) -> None:
 # --- the sweep ------------------------------------------------------------------------
 
 
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
-
-
 HEADER = (
     f"{'tables':>6} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'deal p99':>8} {'errors':>6}"
     f" {'304 share':>9} {'deals':>5} {'client CPU':>10} {'late p99':>8}"
@@ -442,8 +303,8 @@ def raise_open_files(needed: int) -> int:
 def connections_served(workers: int) -> int:
     """How many connections `companion serve` takes at once: each granian worker holds one
     permit per open connection (a phone's idle keep-alive connection counts), up to the
-    backpressure companion/serving.py gives it. Past that, connect() still succeeds (the
-    kernel queues it) but nothing reads it, and the phone's request times out."""
+    backpressure companion/serving/granian.py gives it. Past that, connect() still succeeds
+    (the kernel queues it) but nothing reads it, and the phone's request times out."""
     return CONNECTIONS_PER_WORKER * workers
 
 

@@ -18,41 +18,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import BrowserContext, sync_playwright
+from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.serving import tls  # noqa: E402
-from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, enter_points, free_port, new_game, phone_context  # noqa: E402
-
-
-def transferred(context: BrowserContext, url: str) -> dict:
-    """Load ``url`` in a new tab; return bytes on the wire, how many came from elsewhere,
-    and the protocols spoken."""
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    sizes: dict[str, int] = {}
-    urls: dict[str, str] = {}
-    protocols: set[str] = set()
-    cdp.on("Network.requestWillBeSent", lambda event: urls.__setitem__(event["requestId"], event["request"]["url"]))
-    cdp.on("Network.responseReceived", lambda event: protocols.add(event["response"].get("protocol", "?")))
-    cdp.on("Network.loadingFinished", lambda event: sizes.__setitem__(event["requestId"], int(event["encodedDataLength"])))
-    page.goto(url, wait_until="networkidle")
-    loaded = sum(sizes.values())
-    # what the first touch brings (htmx, and on a recording page the offline queue): a tap
-    # on the page's first box, or on its body where it has none
-    boxes = page.locator("main input[type=text]")
-    (boxes.first if boxes.count() else page.locator("main")).click(position={"x": 1, "y": 1})
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)
-    touched = sum(sizes.values()) - loaded
-    page.close()
-    origin = url.split("/", 3)[:3]
-    foreign = [address for address in urls.values() if address.split("/", 3)[:3] != origin and not address.startswith("data:")]
-    return {
-        "bytes": loaded, "touched": touched, "requests": len(sizes), "foreign": len(foreign), "protocol": "+".join(sorted(protocols)),
-    }
+from companion.serving import tls
+from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, enter_points, free_port, new_game, phone_context, transferred
 
 
 def main() -> None:

@@ -4,9 +4,10 @@ Builds the app on a fresh SQLite database in a temporary folder, imports a 6-pla
 Spy game of 30 deals, a Spy game of 100 turns and a score pad of 60 rounds, and for one of
 them (``black-spy``, ``spy`` or ``scorepad``) prints the median CPU time of its page beside
 the css file's: made (the first phone to ask for this version of the game) and kept (every
-phone after it, companion/freshness.py). Then, for the made page, how much of it is the
-template, and cProfile's time by package, file and function. ``deal-post`` does the same for a deal posted with htmx into the 30-deal game,
-with the fragment it returns. Run by hand:
+phone after it, companion/web/freshness.py). Then, for the made page, how much of it is
+the template, and cProfile's time by package, file and function. ``deal-post`` does the
+same for a deal posted with htmx into the 30-deal game, with the fragment it returns. Run
+by hand:
 
     .venv/bin/python benchmarks/profile_page.py black-spy
     .venv/bin/python benchmarks/profile_page.py deal-post
@@ -22,13 +23,12 @@ import sys
 import tempfile
 import time
 from collections import Counter
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pages import black_spy, scorepad_game, spy_game
+from benchmarks.common import black_spy, deal_form, scorepad_game, spy_game
 
 REPEAT = 40
 
@@ -42,22 +42,15 @@ def cpu_ms(action: Callable[[], object], repeat: int = REPEAT) -> float:
     return statistics.median(times) * 1000
 
 
-def a_deal(client, path: str) -> Callable[[], object]:  # noqa: ANN001
+def a_deal(client, path: str) -> Callable[[], object]:
     """Post the next deal as the page's htmx does, with the form's fields from the last answer."""
-    fields: dict[str, str] = {}
-
-    def take(html: str) -> None:
-        form = html.split('class="card deal-form"', 1)[1].split("</form>", 1)[0]
-        fields.update(re.findall(r'name="(csrf_token|submission|version|number)" value="([^"]*)"', form))
-
-    take(client.get(path).get_data(as_text=True))
+    fields = deal_form(client.get(path).get_data(as_text=True))
 
     def post() -> object:
-        answer = client.post(
-            f"{path}/deals", data={**fields, "mode": "points", **{f"points-{seat}": "10" for seat in range(6)}}, headers={"HX-Request": "true"}
-        )
+        data = {**fields, "mode": "points", **{f"points-{seat}": "10" for seat in range(6)}}
+        answer = client.post(f"{path}/deals", data=data, headers={"HX-Request": "true"})
         assert answer.status_code == 200, answer.status_code
-        take(answer.get_data(as_text=True))
+        fields.update(deal_form(answer.get_data(as_text=True)))
         return answer
 
     return post
@@ -70,16 +63,17 @@ def main() -> None:
     import flask.templating
     from flask_migrate import upgrade
 
-    from companion import create_app, exchange
+    from companion import create_app
+    from companion.exchange.reading import parse_file
+    from companion.service.imports import import_games
     from companion.store.base import db
     from companion.store.games import Game
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/profile.sqlite3", "SECRET_KEY": "profile"})
     with app.app_context():
         upgrade()
-        exchange.import_file(
-            {"format": "companion/1", "games": [black_spy(0, 6, 30, end_value=10_000), spy_game(100), scorepad_game(60)]}
-        )
+        games = [black_spy(0, 6, 30, end_value=10_000), spy_game(100), scorepad_game(60)]
+        import_games(parse_file({"format": "companion/1", "games": games}))
         ids = {game.kind: game.id for game in db.session.query(Game)}
     client = app.test_client()
     path = f"/{which}/{ids[which]}" if which != "deal-post" else f"/black-spy/{ids['black-spy']}"

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gzip
+import contextlib
 import importlib.metadata
 import os
 import platform
@@ -53,27 +53,29 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.common import CSRF, HOST, Connection, Refused, percentile, start_game, stylesheet
+from tests.servers import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-HOST = "127.0.0.1"
 PLAYERS = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]
 DEAL_TOTAL = 60  # the standard rules; points split evenly, so nobody is near a shoot (60 alone)
 SETUP_DEALS = 30
 SETUP_TRIES = 20
-REQUEST_TIMEOUT = 10.0
 START_TIMEOUT = 30.0
 DEAL_EVERY, FOLLOW_EVERY, FOLLOWERS = 20.0, 3.0, 5
 P99_LIMIT = 0.200
 TABLES_BUDGET = 30.0
-APP = "companion.wsgi:app"
+APP = "companion.serving.wsgi:app"
 FACTORY = "companion:create_app"
-ASGI_FACTORY = "companion.asgi:served"
+ASGI_FACTORY = "companion.serving.asgi:served"
 
 CHEROOT_RUNNER = """
 import sys
@@ -104,33 +106,30 @@ def _waitress(port: int, threads: int, factory: bool) -> list[str]:
     return [str(BIN / "waitress-serve"), f"--listen={HOST}:{port}", f"--threads={threads}", *target]
 
 
-def _granian(workers: int):  # noqa: ANN202
+def _granian(workers: int):
     def command(port: int, threads: int, factory: bool) -> list[str]:
-        return [
-            str(BIN / "granian"), "--interface", "wsgi", "--host", HOST, "--port", str(port),
-            "--workers", str(workers), "--blocking-threads", str(threads), "--no-access-log",
-            *(["--factory", FACTORY] if factory else [APP]),
-        ]
+        granian = [str(BIN / "granian"), "--interface", "wsgi", "--host", HOST, "--port", str(port)]
+        granian += ["--workers", str(workers), "--blocking-threads", str(threads), "--no-access-log"]
+        return [*granian, *(["--factory", FACTORY] if factory else [APP])]
+
     return command
 
 
-def _granian_asgi(workers: int):  # noqa: ANN202
+def _granian_asgi(workers: int):
     """granian as `companion serve` runs it: ASGI in front, the body read before a thread
-    runs the Flask app (companion/asgi.py), ``threads`` of them per worker."""
+    runs the Flask app (companion/serving/asgi.py), ``threads`` of them per worker."""
+
     def command(port: int, threads: int, factory: bool) -> list[str]:
-        return [
-            "env", f"COMPANION_THREADS={threads}",
-            str(BIN / "granian"), "--interface", "asgi", "--host", HOST, "--port", str(port),
-            "--workers", str(workers), "--no-ws", "--no-access-log", "--factory", ASGI_FACTORY,
-        ]
+        granian = [str(BIN / "granian"), "--interface", "asgi", "--host", HOST, "--port", str(port)]
+        granian += ["--workers", str(workers), "--no-ws", "--no-access-log", "--factory", ASGI_FACTORY]
+        return ["env", f"COMPANION_THREADS={threads}", *granian]
+
     return command
 
 
 def _gunicorn(port: int, threads: int, factory: bool) -> list[str]:
-    return [
-        str(BIN / "gunicorn"), "-k", "gthread", "--threads", str(threads), "-w", "1", "-b", f"{HOST}:{port}",
-        f"{FACTORY}()" if factory else APP,
-    ]
+    gunicorn = [str(BIN / "gunicorn"), "-k", "gthread", "--threads", str(threads), "-w", "1", "-b", f"{HOST}:{port}"]
+    return [*gunicorn, f"{FACTORY}()" if factory else APP]
 
 
 def _cheroot(port: int, threads: int, factory: bool) -> list[str]:
@@ -157,22 +156,21 @@ def version(package: str) -> str:
         return "not installed"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
 def app_env(folder: Path, root: Path) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("COMPANION_PASSCODE", "COMPANION_HOSTS", "COMPANION_PROXY", "SECRET_KEY")}
-    env.update({
-        "COMPANION_INSTANCE": str(folder),
-        "DATABASE_URL": f"sqlite:///{folder / 'companion.sqlite3'}",
-        "HTTPS_PORT": "off",
-        "PYTHONPATH": os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])]),
-        "PYTHONUNBUFFERED": "1",
-    })
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("COMPANION_PASSCODE", "COMPANION_HOSTS", "COMPANION_PROXY", "SECRET_KEY")
+    }
+    env.update(
+        {
+            "COMPANION_INSTANCE": str(folder),
+            "DATABASE_URL": f"sqlite:///{folder / 'companion.sqlite3'}",
+            "HTTPS_PORT": "off",
+            "PYTHONPATH": os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])]),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     return env
 
 
@@ -184,11 +182,18 @@ def log_tail(path: Path, lines: int = 8) -> str:
 
 
 def uses_factory(root: Path) -> bool:
-    """Whether companion.wsgi cannot be imported here, so every server must build the app itself."""
+    """Whether companion.serving.wsgi cannot be imported here, so every server must build the app itself."""
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     try:
-        result = subprocess.run([sys.executable, "-c", "import companion.serving.wsgi"], env=app_env(folder, root), cwd=root,
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-c", f"import {APP.partition(':')[0]}"],
+            env=app_env(folder, root),
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,  # its failure is the answer
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if result.returncode == 0:
@@ -212,14 +217,28 @@ class Running:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        migrate = subprocess.run([str(BIN / "companion"), "db", "upgrade"], env=self.env, cwd=self.root,
-                                 capture_output=True, text=True, timeout=120)
+        migrate = subprocess.run(
+            [str(BIN / "companion"), "db", "upgrade"],
+            env=self.env,
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         if migrate.returncode != 0:
             raise RuntimeError("companion db upgrade failed:\n" + migrate.stderr[-1500:])
         with self.log.open("ab") as output:
             # a session of its own, so that stop() reaches the worker processes too
-            self.process = subprocess.Popen(self.command, env=self.env, cwd=self.root, stdout=output,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command,
+                env=self.env,
+                cwd=self.root,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + START_TIMEOUT
         wrong: list[int] = []
         while time.monotonic() < deadline:
@@ -248,10 +267,9 @@ class Running:
             except ProcessLookupError:
                 pass
         if self.process:
-            try:  # anything of the group left behind (a worker that ignored SIGTERM)
+            # anything of the group left behind (a worker that ignored SIGTERM)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     def notes(self) -> list[str]:
         """The server's own warnings and errors, for the report."""
@@ -270,95 +288,14 @@ class Running:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-# --- a small HTTP/1.1 client on raw sockets --------------------------------------------
-
-
-class Connection:
-    """One keep-alive connection; cookies are a dict shared by one phone's connections."""
-
-    def __init__(self, port: int, cookies: dict[str, str] | None = None) -> None:
-        self.port = port
-        self.cookies = cookies if cookies is not None else {}
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-    def build(self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False) -> bytes:
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}", "Accept-Encoding: gzip", "User-Agent: bench"]
-        if self.cookies:
-            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
-        if htmx:
-            lines.append("HX-Request: true")
-        body = b""
-        if form is not None:
-            body = urllib.parse.urlencode(form).encode()
-            lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
-        return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
-
-    async def send(self, raw: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
-        reader, writer = self.reader, self.writer
-        try:
-            writer.write(raw)
-            head = await reader.readuntil(b"\r\n\r\n")
-            lines = head.split(b"\r\n")
-            status = int(lines[0].split(None, 2)[1])
-            headers: dict[bytes, bytes] = {}
-            for line in lines[1:]:
-                name, _, value = line.partition(b":")
-                name, value = name.strip().lower(), value.strip()
-                if name == b"set-cookie":
-                    cookie = value.split(b";", 1)[0].decode()
-                    key, _, val = cookie.partition("=")
-                    self.cookies[key.strip()] = val.strip()
-                elif name:
-                    headers[name] = value
-            if status in (204, 304) or status < 200:
-                body = b""
-            elif b"content-length" in headers:
-                body = await reader.readexactly(int(headers[b"content-length"]))
-            elif b"chunked" in headers.get(b"transfer-encoding", b"").lower():
-                parts = []
-                while True:
-                    size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-                    if size == 0:
-                        await reader.readuntil(b"\r\n")  # no trailers are sent here
-                        break
-                    parts.append(await reader.readexactly(size))
-                    await reader.readexactly(2)
-                body = b"".join(parts)
-            else:
-                body = await reader.read()
-                headers[b"connection"] = b"close"
-        except BaseException:
-            self.close()
-            raise
-        if headers.get(b"connection", b"").lower() == b"close":
-            self.close()
-        return status, headers, body
-
-    async def request(self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False):  # noqa: ANN201
-        async with asyncio.timeout(REQUEST_TIMEOUT):
-            return await self.send(self.build(method, path, form, htmx))
-
-
-def text_of(headers: dict[bytes, bytes], body: bytes) -> str:
-    if headers.get(b"content-encoding") == b"gzip":
-        body = gzip.decompress(body)
-    return body.decode("utf-8", "replace")
+# --- a scorer's phone ---------------------------------------------------------------
 
 
 async def answer_of(port: int, path: str, timeout: float) -> int:
-    connection = Connection(port)
+    """The status of GET ``path`` on a new connection, asked and answered within ``timeout``."""
+    connection = Connection(port, timeout=timeout)
     try:
-        async with asyncio.timeout(timeout):
-            status, _, _ = await connection.send(connection.build("GET", path))
-            return status
+        return (await connection.request("GET", path)).status
     finally:
         connection.close()
 
@@ -371,50 +308,41 @@ class Game:
     path: str = ""
     token: str = ""
     number: int = 1
+    players: int = len(PLAYERS)
     cookies: dict[str, str] = field(default_factory=dict)
-    connection: Connection | None = None
+    connection: Connection = field(init=False)
     stylesheet: str = ""
+
+    def __post_init__(self) -> None:
+        self.connection = Connection(self.port, self.cookies)
 
     def deal_form(self) -> dict[str, str]:
         form = {"csrf_token": self.token, "mode": "points", "submission": uuid.uuid4().hex, "number": str(self.number)}
         form.update({f"points-{seat}": str(DEAL_TOTAL // self.players) for seat in range(self.players)})
         return form
 
-    players: int = len(PLAYERS)
-
 
 async def new_game(port: int, players: int = len(PLAYERS)) -> Game:
     game = Game(port, players=players)
-    game.connection = Connection(port, game.cookies)
-    status, headers, body = await game.connection.request("GET", "/new")
-    page = text_of(headers, body)
-    if status != 200:
-        raise RuntimeError(f"GET /new answered {status}")
-    game.token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    sheet = re.search(r'<link rel="stylesheet" href="([^"]+)"', page)
-    game.stylesheet = sheet.group(1) if sheet else ""
-    form = {"csrf_token": game.token, "first_dealer": "0", "end_value": "10000"}
-    form.update({f"player-{row}": name for row, name in enumerate(PLAYERS[:players])})
-    status, headers, _ = await game.connection.request("POST", "/black-spy/new", form)
-    if status != 303:
-        raise RuntimeError(f"POST /black-spy/new answered {status}")
-    game.path = urllib.parse.urlsplit(headers[b"location"].decode()).path
+    game.path, page = await start_game(game.connection, PLAYERS[:players])
+    game.token = CSRF.search(page).group(1)
+    game.stylesheet = stylesheet(page)
     return game
 
 
 async def record(game: Game, connection: Connection | None = None) -> int:
     """Record the next deal; 200 when the server answered with the fragment of the new state."""
-    status, _, _ = await (connection or game.connection).request("POST", game.path + "/deals", game.deal_form(), htmx=True)
-    if status == 200:
+    answer = await (connection or game.connection).request("POST", game.path + "/deals", game.deal_form(), {"HX-Request": "true"})
+    if answer.status == 200:
         game.number += 1
-    return status
+    return answer.status
 
 
 async def recorded_number(game: Game) -> int:
     """The next deal number as the game page says it, to check that the deals were all kept."""
-    status, headers, body = await game.connection.request("GET", game.path)
-    found = re.search(r'name="number" value="(\d+)"', text_of(headers, body))
-    return int(found.group(1)) if status == 200 and found else -1
+    page = await game.connection.request("GET", game.path)
+    found = re.search(r'name="number" value="(\d+)"', page.text())
+    return int(found.group(1)) if page.status == 200 and found else -1
 
 
 async def with_deals(port: int, deals: int, refusals: Counter) -> Game:
@@ -423,7 +351,7 @@ async def with_deals(port: int, deals: int, refusals: Counter) -> Game:
         try:
             game = await new_game(port)
             break
-        except RuntimeError as error:
+        except Refused as error:
             refusals[str(error).rsplit(" ", 1)[-1]] += 1
             await asyncio.sleep(0.1)
     else:
@@ -462,10 +390,6 @@ def kinds(errors: Counter) -> str:
     return " ".join(f"{kind}x{count}" for kind, count in errors.most_common())
 
 
-def percentile(ordered: list[float], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
-
-
 async def closed_loop(workers: list, seconds: float, warmup: float) -> Figure:
     """Each worker is an async callable returning the answer's status (200 is the one expected);
     each loops, waiting for its answer before asking again, until time is up."""
@@ -473,7 +397,7 @@ async def closed_loop(workers: list, seconds: float, warmup: float) -> Figure:
     errors: Counter = Counter()
     measuring = [False]
 
-    async def run(work, end: float) -> None:  # noqa: ANN001
+    async def run(work, end: float) -> None:
         while time.perf_counter() < end:
             start = time.perf_counter()
             try:
@@ -496,23 +420,30 @@ async def closed_loop(workers: list, seconds: float, warmup: float) -> Figure:
     start = time.perf_counter()
     await asyncio.gather(*(run(work, start + seconds) for work in workers))
     elapsed = time.perf_counter() - start
-    ordered = sorted(latencies)
-    return Figure(len(ordered) / elapsed, percentile(ordered, 0.5), percentile(ordered, 0.99), sum(errors.values()),
-                  time.process_time() - cpu, kinds(errors))
+    return Figure(
+        len(latencies) / elapsed,
+        percentile(latencies, 0.5),
+        percentile(latencies, 0.99),
+        sum(errors.values()),
+        time.process_time() - cpu,
+        kinds(errors),
+    )
 
 
-def getter(port: int, path: str):  # noqa: ANN201
+def getter(port: int, path: str):
     connection = Connection(port)
 
     async def work() -> int:
-        status, _, _ = await connection.request("GET", path)
-        return status
+        return (await connection.request("GET", path)).status
+
     return work
 
 
 # what a stalled upload sends: a POST's headers and the first bytes of a body it never finishes
-STALLED_UPLOAD = (b"POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                  b"Content-Length: 1000\r\n\r\nfile=abcde")
+STALLED_UPLOAD = (
+    b"POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    b"Content-Length: 1000\r\n\r\nfile=abcde"
+)
 
 
 async def idle_lockout(port: int, count: int, wait: float, says: bytes = b"") -> tuple[str, float, str]:
@@ -563,6 +494,54 @@ async def idle_lockout(port: int, count: int, wait: float, says: bytes = b"") ->
     return answer, elapsed, note
 
 
+async def tables_step(port: int, tables: list[Game], seconds: float) -> tuple[list[float], Counter]:
+    """One step of ``tables_held``: each table's scorer and followers at work for ``seconds``;
+    the latencies of the answers expected, and what went wrong."""
+    latencies: list[float] = []
+    errors: Counter = Counter()
+    pending: set[asyncio.Task] = set()
+
+    async def timed(game: Game, scorer: bool) -> None:
+        # a new connection for each request, as this figure was first measured (load.py's phones keep theirs)
+        connection = Connection(port, game.cookies)
+        start = time.perf_counter()
+        try:
+            if scorer:
+                outcome = await record(game, connection)
+            else:
+                outcome = (await connection.request("GET", game.path)).status
+        except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError) as error:
+            outcome = type(error).__name__
+        finally:
+            connection.close()
+        if outcome == 200:
+            latencies.append(time.perf_counter() - start)
+        else:
+            errors[("POST " if scorer else "GET ") + str(outcome)] += 1
+
+    async def phone(game: Game, scorer: bool, first: float, every: float, end: float) -> None:
+        due = first
+        while due < end:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            task = asyncio.create_task(timed(game, scorer))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            due += every
+
+    now = time.monotonic()
+    end = now + seconds
+    phones = []
+    for index, game in enumerate(tables):
+        phones.append(phone(game, True, now + DEAL_EVERY * index / len(tables), DEAL_EVERY, end))
+        for follower in range(FOLLOWERS):
+            spread = ((index * FOLLOWERS + follower) % (len(tables) * FOLLOWERS)) / (len(tables) * FOLLOWERS)
+            phones.append(phone(game, False, now + FOLLOW_EVERY * spread, FOLLOW_EVERY, end))
+    await asyncio.gather(*phones)
+    if pending:
+        await asyncio.gather(*list(pending))
+    return latencies, errors
+
+
 async def tables_held(port: int, step_seconds: float, max_tables: int) -> tuple[str, str, float]:
     """The benchmarks/load.py idea, in short steps: the largest number of tables with p99 under 200 ms."""
     cpu = time.process_time()
@@ -580,49 +559,8 @@ async def tables_held(port: int, step_seconds: float, max_tables: int) -> tuple[
 
     while count <= max_tables and time.monotonic() - begun + step_seconds <= TABLES_BUDGET:
         tables += await asyncio.gather(*(table() for _ in range(count - len(tables))))
-        latencies: list[float] = []
-        errors: Counter = Counter()
-        pending: set[asyncio.Task] = set()
-
-        async def timed(game: Game, scorer: bool) -> None:
-            connection = Connection(port, game.cookies)  # a new connection each time, as load.py's urllib does
-            start = time.perf_counter()
-            try:
-                if scorer:
-                    outcome = await record(game, connection)
-                else:
-                    outcome, _, _ = await connection.request("GET", game.path)
-            except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError) as error:
-                outcome = type(error).__name__
-            finally:
-                connection.close()
-            if outcome == 200:
-                latencies.append(time.perf_counter() - start)
-            else:
-                errors[("POST " if scorer else "GET ") + str(outcome)] += 1
-
-        async def phone(game: Game, scorer: bool, first: float, every: float, end: float) -> None:
-            due = first
-            while due < end:
-                await asyncio.sleep(max(0.0, due - time.monotonic()))
-                task = asyncio.create_task(timed(game, scorer))
-                pending.add(task)
-                task.add_done_callback(pending.discard)
-                due += every
-
-        now = time.monotonic()
-        end = now + step_seconds
-        phones = []
-        for index, game in enumerate(tables):
-            phones.append(phone(game, True, now + DEAL_EVERY * index / len(tables), DEAL_EVERY, end))
-            for follower in range(FOLLOWERS):
-                spread = ((index * FOLLOWERS + follower) % (len(tables) * FOLLOWERS)) / (len(tables) * FOLLOWERS)
-                phones.append(phone(game, False, now + FOLLOW_EVERY * spread, FOLLOW_EVERY, end))
-        await asyncio.gather(*phones)
-        if pending:
-            await asyncio.gather(*list(pending))
-        ordered = sorted(latencies)
-        p99 = percentile(ordered, 0.99)
+        latencies, errors = await tables_step(port, tables, step_seconds)
+        p99 = percentile(latencies, 0.99)
         steps.append(f"{count}:{p99 * 1000:.0f}ms" + (f" ({kinds(errors)})" if errors else ""))
         if p99 >= P99_LIMIT or errors:
             failed = True
@@ -659,28 +597,34 @@ async def measure(port: int, args: argparse.Namespace, row: Row) -> None:
     games += await asyncio.gather(*(with_deals(port, SETUP_DEALS, refusals) for _ in range(args.writers)))
     row.setup = time.perf_counter() - started
     row.setup_refusals = kinds(refusals)
-    print(f"    set-up: {len(games)} games of {SETUP_DEALS} deals in {row.setup:.1f} s"
-          + (f"; writes refused and sent again: {row.setup_refusals}" if refusals else ""), flush=True)
+    print(
+        f"    set-up: {len(games)} games of {SETUP_DEALS} deals in {row.setup:.1f} s"
+        + (f"; writes refused and sent again: {row.setup_refusals}" if refusals else ""),
+        flush=True,
+    )
     page_game, writers = games[0], games[1:]
     if not page_game.stylesheet:
         raise RuntimeError("no <link rel=stylesheet href=...> on /new")
     warmup = min(1.0, args.seconds / 5)
 
     def show(label: str, figure: Figure) -> None:
-        print(f"    {label:<7} {figure.rps:7.0f} req/s  p50 {figure.p50 * 1000:6.1f} ms  p99 {figure.p99 * 1000:6.1f} ms"
-              f"  errors {figure.errors}{' (' + figure.note + ')' if figure.note else ''}  client CPU {figure.cpu:.1f} s",
-              flush=True)
+        print(
+            f"    {label:<7} {figure.rps:7.0f} req/s  p50 {figure.p50 * 1000:6.1f} ms  p99 {figure.p99 * 1000:6.1f} ms"
+            f"  errors {figure.errors}{' (' + figure.note + ')' if figure.note else ''}  client CPU {figure.cpu:.1f} s",
+            flush=True,
+        )
 
-    row.figures["static"] = await closed_loop([getter(port, page_game.stylesheet) for _ in range(args.concurrency)],
-                                              args.seconds, warmup)
+    row.figures["static"] = await closed_loop(
+        [getter(port, page_game.stylesheet) for _ in range(args.concurrency)], args.seconds, warmup
+    )
     show("static", row.figures["static"])
-    row.figures["page"] = await closed_loop([getter(port, page_game.path) for _ in range(args.concurrency)],
-                                            args.seconds, warmup)
+    row.figures["page"] = await closed_loop([getter(port, page_game.path) for _ in range(args.concurrency)], args.seconds, warmup)
     show("page", row.figures["page"])
 
-    def poster(game: Game):  # noqa: ANN202
+    def poster(game: Game):
         async def work() -> int:
             return await record(game)
+
         return work
 
     posted_from = sum(game.number for game in writers)
@@ -691,8 +635,7 @@ async def measure(port: int, args: argparse.Namespace, row: Row) -> None:
         row.figures["POST"].note = " ".join(filter(None, [row.figures["POST"].note, "deals lost"]))
         print("    POST: the game pages do not show every recorded deal", flush=True)
     else:
-        print(f"    POST: {sum(game.number for game in writers) - posted_from} deals recorded, all on the game pages",
-              flush=True)
+        print(f"    POST: {sum(game.number for game in writers) - posted_from} deals recorded, all on the game pages", flush=True)
     for game in games:
         game.connection.close()
 
@@ -710,9 +653,11 @@ async def measure(port: int, args: argparse.Namespace, row: Row) -> None:
             except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError):
                 pass
         row.tables, steps, cpu = await tables_held(port, args.tables_seconds, args.max_tables)
-        print(f"    tables held (p99 < {P99_LIMIT * 1000:.0f} ms, no error): {row.tables}  (tables:p99 {steps})"
-              f"  client CPU {cpu:.1f} s",
-              flush=True)
+        print(
+            f"    tables held (p99 < {P99_LIMIT * 1000:.0f} ms, no error): {row.tables}  (tables:p99 {steps})"
+            f"  client CPU {cpu:.1f} s",
+            flush=True,
+        )
 
 
 def run_one(candidate: Candidate, args: argparse.Namespace, factory: bool, root: Path) -> Row:
@@ -724,7 +669,7 @@ def run_one(candidate: Candidate, args: argparse.Namespace, factory: bool, root:
     try:
         server.start()
         asyncio.run(measure(server.port, args, row))
-    except Exception as error:  # noqa: BLE001  (one server failing must not stop the others)
+    except Exception as error:  # one server failing must not stop the others
         row.failed = f"{type(error).__name__}: {error}".strip()
         print(f"    FAILED: {row.failed}\n{log_tail(server.log)}", flush=True)
     finally:
@@ -740,8 +685,10 @@ def run_one(candidate: Candidate, args: argparse.Namespace, factory: bool, root:
 def report(rows: list[Row], args: argparse.Namespace, factory: bool, started: float) -> None:
     base = next((row for row in rows if row.name == "waitress" and not row.failed), None)
     head = "req/s p50 ms p99 ms  ×wt"
-    print(f"\n{'':<11}|{'static css':^27}|{'30-deal game page':^27}|{'deal POST (htmx)':^27}|"
-          f" {'idle-' + str(args.idle) + ': GET /':<22}| {'stalled-' + str(args.idle) + ': GET /':<22}| {'tables':>6} | {'client':>6}")
+    print(
+        f"\n{'':<11}|{'static css':^27}|{'30-deal game page':^27}|{'deal POST (htmx)':^27}|"
+        f" {'idle-' + str(args.idle) + ': GET /':<22}| {'stalled-' + str(args.idle) + ': GET /':<22}| {'tables':>6} | {'client':>6}"
+    )
     print(f"{'server':<11}| {head} | {head} | {head} | {'answer time':<22}| {'answer time':<22}| {'held':>6} | {'CPU s':>6}")
     print("-" * 140)
     for row in rows:
@@ -753,39 +700,50 @@ def report(rows: list[Row], args: argparse.Namespace, factory: bool, started: fl
             figure = row.figures.get(key)
             cells.append(figure.cells(base.figures.get(key) if base else None) if figure else " " * 26)
         errors = sum(figure.errors for figure in row.figures.values())
-        print(f"{row.name:<11}| " + " | ".join(cells) + f" | {row.idle:<22}| {row.stalled:<22}| {row.tables:>6} | {row.cpu:>6.1f}"
-              + (f"  ({errors} errors)" if errors else ""))
+        print(
+            f"{row.name:<11}| "
+            + " | ".join(cells)
+            + f" | {row.idle:<22}| {row.stalled:<22}| {row.tables:>6} | {row.cpu:>6.1f}"
+            + (f"  ({errors} errors)" if errors else "")
+        )
     print("-" * 140)
     print("×wt: requests per second as a multiple of waitress's in this run. p50/p99: milliseconds per request.")
-    print(f"client CPU s: seconds of CPU this load generator used for the row (set-up, figures, idle test, tables),"
-          f" beside {args.seconds:.0f} s per figure.")
+    print(
+        f"client CPU s: seconds of CPU this load generator used for the row (set-up, figures, idle test, tables),"
+        f" beside {args.seconds:.0f} s per figure."
+    )
     versions = ", ".join(f"{package} {version(package)}" for package in ("waitress", "granian", "gunicorn", "cheroot"))
     print(f"Python {platform.python_version()} ({sys.executable}); {versions}; Flask {version('flask')}")
     for row in rows:
         if row.setup_refusals:
             print(f"{row.name}: set-up writes refused (SQLite busy) and sent again: {row.setup_refusals}")
-    print(f"{os.cpu_count()} cores shared by the server and this client; concurrency {args.concurrency} "
-          f"(POST: {args.writers} writers), "
-          f"{args.threads} threads per server process; app: {FACTORY + ' (factory)' if factory else APP}; "
-          f"total {time.monotonic() - started:.0f} s")
+    print(
+        f"{os.cpu_count()} cores shared by the server and this client; concurrency {args.concurrency} "
+        f"(POST: {args.writers} writers), "
+        f"{args.threads} threads per server process; app: {FACTORY + ' (factory)' if factory else APP}; "
+        f"total {time.monotonic() - started:.0f} s"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--servers", default=",".join(CANDIDATES),
-                        help=f"a comma-separated subset of {', '.join(CANDIDATES)} (default: all)")
+    parser.add_argument(
+        "--servers", default=",".join(CANDIDATES), help=f"a comma-separated subset of {', '.join(CANDIDATES)} (default: all)"
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="how long each figure is measured (default 5)")
     parser.add_argument("--concurrency", type=int, default=8, help="clients at once for each figure (default 8)")
-    parser.add_argument("--writers", type=int, default=4,
-                        help="clients recording deals at once, each into its own 30-deal game (default 4)")
+    parser.add_argument(
+        "--writers", type=int, default=4, help="clients recording deals at once, each into its own 30-deal game (default 4)"
+    )
     parser.add_argument("--threads", type=int, default=8, help="threads per server process (default 8)")
     parser.add_argument("--idle", type=int, default=150, help="silent connections held open (default 150)")
     parser.add_argument("--idle-wait", type=float, default=10.0, help="how long GET / may take then (default 10 s)")
     parser.add_argument("--tables-seconds", type=float, default=3.0, help="length of each tables step (default 3 s)")
     parser.add_argument("--max-tables", type=int, default=256)
     parser.add_argument("--no-tables", action="store_true", help="skip the tables-held figure")
-    parser.add_argument("--root", type=Path, default=ROOT,
-                        help="project folder whose companion package is served (default: this checkout)")
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="project folder whose companion package is served (default: this checkout)"
+    )
     args = parser.parse_args()
     names = [name.strip() for name in args.servers.split(",") if name.strip()]
     unknown = [name for name in names if name not in CANDIDATES]

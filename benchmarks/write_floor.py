@@ -19,7 +19,6 @@ Run by hand:
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 import shutil
@@ -28,14 +27,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from urllib.parse import urlencode
-
-import brotli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.pages import Phone, black_spy, load
+from benchmarks.common import Answer, Phone, black_spy, deal_form, import_games, stylesheet
 from tests.servers import Server, free_port
 
 ROUNDS = 60
@@ -55,56 +52,58 @@ def floor_server(folder: Path, port: int) -> subprocess.Popen:
     command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--workers", workers, "--blocking-threads", "2", "--log-level", "warning", "--no-access-log"]
     command += ["--working-dir", str(HERE), "floor_app:app"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+    log = folder / "floor.log"
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the floor app exited with {process.returncode}:\n{log.read_text()[-2000:]}")
         try:
-            Phone(port).request("GET", "/")
+            # a short timeout: a probe a worker not yet up leaves unanswered is asked again, not waited on for 30 s
+            Phone(port, timeout=2).request("GET", "/")
             return process
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError("the floor app did not start in 30 s")
+    os.killpg(process.pid, 15)
+    raise RuntimeError(f"the floor app did not start in 30 s:\n{log.read_text()[-2000:]}")
 
 
-def timed(phone: Phone, method: str, path: str, body: str | None = None, **headers: str) -> tuple[float, bytes]:
-    """One request compressed as a phone asks for it (benchmarks/pages.py's Phone), and its body read back."""
+def timed(
+    phone: Phone, method: str, path: str, form: Mapping[str, object] | None = None, headers: Mapping[str, str] | None = None
+) -> tuple[float, Answer]:
+    """One request compressed as a phone asks for it, and its answer (200)."""
     started = time.perf_counter()
-    status, data, received = phone.request(method, path, body, **headers)
+    answer = phone.request(method, path, form, headers)
     spent = time.perf_counter() - started
-    assert status == 200, (path, status)
-    encoding = received.get("content-encoding")
-    return spent, brotli.decompress(data) if encoding == "br" else gzip.decompress(data) if encoding == "gzip" else data
+    assert answer.status == 200, (path, answer.status)
+    return spent, answer
 
 
 def main() -> None:
     folder = Path(tempfile.mkdtemp())
     companion = Server(folder / "companion", free_port(), database_url=f"sqlite:///{folder / 'companion.sqlite3'}").start()
     floor_port = free_port()
-    floor = floor_server(folder / "floor", floor_port)
+    floor: subprocess.Popen | None = None
     try:
-        load(companion, [black_spy(0, 6, 30, end_value=10_000)])
+        floor = floor_server(folder / "floor", floor_port)
+        import_games(companion, [black_spy(0, 6, 30, end_value=10_000)])
         phone, floor_phone = Phone(companion.port), Phone(floor_port)
-        home = phone.request("GET", "/", **{"Accept-Encoding": "identity"})[1]
-        css = re.search(rb'href="(/static/css/app\.css\?v=[0-9a-f]+)"', home).group(1).decode()
-        game = re.search(rb'href="/black-spy/([A-Za-z0-9]+)"', home).group(1).decode()
-        page = phone.request("GET", f"/black-spy/{game}", **{"Accept-Encoding": "identity"})[1].decode()
-        floor_token = re.search(r'value="([^"]+)"', floor_phone.request("GET", "/")[1].decode()).group(1)
-
-        def fields(html: str) -> dict[str, str]:
-            form = html.split('class="card deal-form"', 1)[1].split("</form>", 1)[0]
-            return dict(re.findall(r'name="(csrf_token|submission|version|number)" value="([^"]*)"', form))
-
-        form = fields(page)
+        home = phone.request("GET", "/").text()
+        css = stylesheet(home)
+        game = re.search(r'href="/black-spy/([A-Za-z0-9]+)"', home).group(1)
+        form = deal_form(phone.request("GET", f"/black-spy/{game}").text())
+        floor_token = re.search(r'value="([^"]+)"', floor_phone.request("GET", "/").text()).group(1)
         figures: dict[str, list[float]] = {name: [] for name in ("css", "floor static", "floor POST", "deal POST")}
         for number in range(1, ROUNDS + 1):
             figures["css"].append(timed(phone, "GET", css)[0])
             figures["floor static"].append(timed(floor_phone, "GET", "/static/app.css")[0])
-            body = urlencode({"csrf_token": floor_token, "number": number, **{f"points-{seat}": 10 for seat in range(6)}})
-            figures["floor POST"].append(timed(floor_phone, "POST", "/record", body)[0])
-            body = urlencode({**form, "mode": "points", **{f"points-{seat}": "10" for seat in range(6)}})
-            spent, answer = timed(phone, "POST", f"/black-spy/{game}/deals", body, **{"HX-Request": "true"})
+            record = {"csrf_token": floor_token, "number": number, **{f"points-{seat}": 10 for seat in range(6)}}
+            figures["floor POST"].append(timed(floor_phone, "POST", "/record", record)[0])
+            deal = {**form, "mode": "points", **{f"points-{seat}": "10" for seat in range(6)}}
+            spent, answer = timed(phone, "POST", f"/black-spy/{game}/deals", deal, {"HX-Request": "true"})
             figures["deal POST"].append(spent)
-            form = fields(answer.decode())
+            form = deal_form(answer.text())
         base = statistics.median(figures["css"])
         print(f"median of {ROUNDS}, requests in alternation; floor: the companion's css file {base * 1000:.2f} ms")
         for name, label in (
@@ -116,8 +115,9 @@ def main() -> None:
             spent = statistics.median(figures[name])
             print(f"  {label:46} {spent * 1000:7.2f} ms  {spent / base:5.1f} x the css file")
     finally:
-        os.killpg(floor.pid, 15)
-        floor.wait()
+        if floor is not None:
+            os.killpg(floor.pid, 15)
+            floor.wait()
         companion.stop()
 
 

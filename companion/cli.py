@@ -60,7 +60,7 @@ def https_port_option(value: str | int | None) -> int | None:
     show_default="8443 or $HTTPS_PORT; off for none",
     help="Where the secure address listens, or off.",
 )
-# two, measured (benchmarks/load.py --threads, README "Benchmarks"): a request is mostly
+# two, measured (benchmarks/load.py --threads, docs/benchmarks.md): a request is mostly
 # Python holding the GIL, so more threads only queue behind it, and a writer that waits
 # there holds SQLite's write lock (or PostgreSQL's row lock) for every other table
 @click.option("--threads", default=2, type=int, show_default=True, help="Requests served at once, per process.")

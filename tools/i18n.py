@@ -80,11 +80,8 @@ def update(template: Catalog) -> None:
 def compile_all() -> None:
     for locale in LOCALES:
         path = po_path(locale)
-        subprocess.run(
-            [sys.executable, "-m", "babel.messages.frontend", "-q", "compile",
-             "-i", str(path), "-o", str(path.with_suffix(".mo")), "-l", locale],
-            check=True,
-        )
+        files = ["-i", str(path), "-o", str(path.with_suffix(".mo")), "-l", locale]
+        subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "compile", *files], check=True)
 
 
 def problems(template: Catalog, locale: str) -> list[str]:
@@ -115,7 +112,7 @@ def problems(template: Catalog, locale: str) -> list[str]:
             found.append(f"{name}: {error}")
         english = wanted.id if isinstance(wanted.id, tuple) else (wanted.id,)
         if any(not same_markup(english[0], string) for string in strings if string):
-            found.append(f"{name} has other markup than the English (tags, or a \" < > & it lacks)")
+            found.append(f'{name} has other markup than the English (tags, or a " < > & it lacks)')
     return found
 
 

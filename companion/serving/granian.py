@@ -1,7 +1,7 @@
 """How `companion serve` serves: granian processes for the plain and the secure address.
 
 granian was chosen by measurement against waitress (``benchmarks/servers.py``, figures in
-the README): it speaks TLS, holds idle connections without tying up a thread, and runs
+docs/benchmarks.md): it speaks TLS, holds idle connections without tying up a thread, and runs
 worker processes. One granian process tree listens per address; this process applies
 the migrations, makes the certificates, prints where to go, and supervises both.
 """

@@ -1,4 +1,4 @@
-"""The app for a WSGI server that imports it by name (``companion.wsgi:app``)."""
+"""The app for a WSGI server that imports it by name (``companion.serving.wsgi:app``)."""
 
 import os
 import signal

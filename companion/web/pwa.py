@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from flask import Blueprint, current_app, render_template, url_for
 from flask_babel import force_locale, gettext
 from werkzeug.wrappers import Response
 
+from .. import paths
 from .assets import HTMX_FILE, asset_url, file_version
 from .i18n import LANGUAGES, language
 
 bp = Blueprint("pwa", __name__)
 
-# the app shell the service worker keeps for offline use
+# the app shell the service worker keeps for offline use; each kind's own script is in
+# static/js/kinds/, and every one there is kept, whatever kinds there are
 SHELL = (
     "css/app.css",
     "js/app.js",
     "js/offline.js",
     "js/offline-queue.js",
+    *sorted(f"js/kinds/{path.name}" for path in (paths.STATIC / "js" / "kinds").glob("*.js")),
     HTMX_FILE,
     "icons/icon.svg",
     "icons/icon-192.png",
@@ -57,7 +62,9 @@ def manifest() -> Response:
 def service_worker() -> Response:
     """Serve the service worker from the root, so its scope is the whole app."""
     shell = [asset_url(name) for name in SHELL] + [url_for("pwa.offline")]
-    version = "-".join(file_version(name) for name in SHELL)[:64]
+    # one name for the whole shell: a change to any of its files (not only the first few) is a
+    # new cache, and the worker drops the old one with the files it no longer names
+    version = hashlib.sha256("-".join(file_version(name) for name in SHELL).encode()).hexdigest()[:16]
     body = render_template(
         "pwa/sw.js", shell=shell, version=version, offline=url_for("pwa.offline"), queue=asset_url(QUEUE), kept=_kept_sentences()
     )

@@ -1,7 +1,9 @@
-// The companion's small script. Every form works without it; this only makes them
-// quicker: a running sum, a sign button for keypads with no minus, the rest filled in and
-// the points counted, Next moving box to box, the screen kept awake, and the service
-// worker registered. Numbers come from the page, as the rules gave them; no rule is here.
+// The companion's small script, shared by every kind of game. Every form works without it;
+// this only makes them quicker: a running sum, a sign button for keypads with no minus,
+// Next moving box to box, the screen kept awake, and the service worker registered. Numbers
+// come from the page, as the rules gave them; no rule is here, and no kind: what a kind's
+// form counts for itself is in its own script (static/js/kinds/), which app.js asks with
+// a companion:entry event each time an entry form is shown or a box of it changes.
 // htmx, half of a phone's first load, comes with the first touch, key or focus: until
 // then nothing on the page needs it (base.html names it in data-htmx; a page that polls
 // loads it at once instead). What the table does before it is ready (a tap on Record, a
@@ -58,7 +60,7 @@
     const button = event.target.closest && event.target.closest("button, input[type=submit]");
     if (button && button.form && button.type === "submit") pressed.set(button.form, button);
   }, true);
-  // offline.js keeps it with a deal it holds (a shoot's answer is the button pressed)
+  // offline.js keeps it with an entry it holds (a question's answer is the button pressed)
   window.companionSubmitter = (event) => (event.submitter === undefined ? pressed.get(event.target) || null : event.submitter);
   if (!source) return;
 
@@ -83,7 +85,7 @@
 
   // without htmx, what the browser would do with no JavaScript at all, after the question
   // htmx would have asked: a form or link goes as it is; a choice htmx sends as it is
-  // made (a history filter, a Spy card) is asked of its hx-get address with its form
+  // made (a history filter, a card tapped) is asked of its hx-get address with its form
   let passing = false;
   function withoutHtmx(element, type, target, submitter) {
     const question = element.closest("[hx-confirm]");
@@ -94,8 +96,8 @@
       if (type === "submit" && submitter) submitter.click();
       else if (type === "submit" && form.requestSubmit) form.requestSubmit();
       else if (type === "submit") form.submit();
-      // a button that asks its form's hx-get address (a tracked Spy's "Show where the Spy
-      // looks") is asked as a choice is: clicked, it would put the form's token in the address
+      // a button that asks its form's hx-get address (a "show me" that sends what the form
+      // holds) is asked as a choice is: clicked, it would put the form's token in the address
       else if (type === "click" && !(element.matches("button") && element.hasAttribute("hx-get"))) element.click();
       else if (element.hasAttribute("hx-get")) {
         const address = new URL(element.getAttribute("hx-get"), location.href);
@@ -166,11 +168,22 @@
     return parseInt(cleaned, 10);
   }
 
-  function isDealBox(element) {
-    return element instanceof HTMLInputElement && element.type === "text" && element.form !== null && element.form.matches("form.deal-form");
+  // the forms the table types an entry's numbers in, a box a player (the class is the
+  // templates' and the stylesheet's)
+  const ENTRY = "form.deal-form";
+
+  function isEntryBox(element) {
+    return element instanceof HTMLInputElement && element.type === "text" && element.form !== null && element.form.matches(ENTRY);
   }
 
-  // the boxes the table types in, in order: a rest row's counts are filled in here, not typed
+  // the kind's own script counts what is its own (static/js/kinds/); the boxes it fills in
+  // are read-only, so the last box to type in is marked after it
+  function counted(form) {
+    form.dispatchEvent(new CustomEvent("companion:entry", {bubbles: true}));
+    markLastBox(form);
+  }
+
+  // the boxes the table types in, in order: a box the page fills in (read-only) is not typed
   function boxes(form) {
     return [...form.querySelectorAll("input[type=text]")].filter((input) => !input.readOnly && !input.disabled && input.getClientRects().length > 0);
   }
@@ -223,7 +236,7 @@
       else if (input.value.trim() === "") empty.push(input);
       else unread += 1;
     });
-    const total = parseInt(form.dataset.dealTotal, 10);
+    const total = parseInt(form.dataset.total, 10);
     const complete = empty.length === 0 && unread === 0;
     // nothing typed yet: say what there is to enter, not "0 of 60"
     line.querySelector("[data-sum-empty]").hidden = empty.length < inputs.length;
@@ -231,7 +244,7 @@
     line.querySelector("output[data-sum]").textContent = String(sum);
     line.classList.toggle("ok", complete && sum === total);
     line.classList.toggle("off", complete && sum !== total);
-    // one box left empty: offer to give that player what the deal total leaves
+    // one box left empty: offer to give that player what the total leaves
     const fill = line.querySelector(".fill-last");
     const offer = empty.length === 1 && unread === 0;
     const left = line.querySelector("[data-sum-left]");
@@ -246,96 +259,7 @@
     }
   }
 
-  function updateRest(form) {
-    const chosen = form.querySelector("input[name=rest]:checked");
-    const rest = chosen ? chosen.value : "none";
-    // as the page comes, the rest's boxes hold what was left, never anything typed
-    const first = !form.dataset.restKnown;
-    form.dataset.restKnown = "yes";
-    form.querySelectorAll("tr[data-seat]").forEach((row) => {
-      const isRest = row.dataset.seat === rest;
-      const wasRest = row.classList.contains("is-rest");
-      // a row made "the rest" shows what is left, and keeps what was typed in it: a tap on
-      // another rest button gives those counts back instead of wiping them
-      if (isRest && !wasRest) {
-        row.querySelectorAll("input.count").forEach((input) => { input.dataset.typed = first ? "" : input.value; });
-      } else if (!isRest && wasRest) {
-        row.querySelectorAll("input.count").forEach((input) => { input.value = input.dataset.typed || ""; });
-      }
-      row.classList.toggle("is-rest", isRest);
-      row.querySelectorAll("input.count").forEach((input) => { input.readOnly = isRest; });
-    });
-    if (rest === "none") return;
-    const keys = new Set();
-    form.querySelectorAll("input.count").forEach((input) => keys.add(input.dataset.key));
-    keys.forEach((key) => {
-      let others = 0;
-      let most = 0;
-      let target = null;
-      form.querySelectorAll(`input.count[data-key="${key}"]`).forEach((input) => {
-        most = parseInt(input.dataset.most, 10);
-        if (input.closest("tr").dataset.seat === rest) { target = input; return; }
-        const value = parseInt(input.value || "0", 10);
-        if (!Number.isNaN(value)) others += value;
-      });
-      if (target) target.value = String(most - others);
-    });
-  }
-
-  // each player's points as the cards are counted: the counts times the values the rules
-  // gave the page; a high black nobody is marked for goes to the player who gets the rest
-  function updateCardPoints(form) {
-    const values = JSON.parse(form.dataset.cardValues || "{}");
-    if (!values.counts) return;
-    const chosen = form.querySelector("input[name=rest]:checked");
-    const rest = chosen && chosen.value !== "none" ? chosen.value : null;
-    const takers = {};
-    form.querySelectorAll("fieldset[data-high]").forEach((fieldset) => {
-      const picked = fieldset.querySelector("input:checked");
-      takers[fieldset.dataset.high] = picked ? picked.value : rest;
-      fieldset.querySelectorAll("label.chip").forEach((chip) => chip.classList.toggle("rest-takes", !picked && chip.dataset.seat === rest));
-    });
-    const blackCards = parseInt(form.dataset.blackCards, 10);
-    // before the table has counted anything, the rest holds every card: no points to show
-    // yet (the rules refuse such a deal), and no shoot to announce
-    const typed = [...form.querySelectorAll("input.count")].some((input) => !input.readOnly && input.value.trim() !== "")
-      || form.querySelector("fieldset[data-high] input:checked") !== null;
-    let allBlacks = null;
-    // a row left blank (not the rest's) is a row still to fill: the rules refuse it, so it
-    // shows no points yet rather than a 0 the deal would never be recorded with
-    const blank = new Set();
-    form.querySelectorAll("tr[data-seat]").forEach((row) => {
-      const seat = row.dataset.seat;
-      const picked = form.querySelector(`fieldset[data-high] input[value="${seat}"]:checked`);
-      if (seat !== rest && !picked && [...row.querySelectorAll("input.count")].every((input) => input.value.trim() === "")) blank.add(seat);
-      let points = 0;
-      let blacks = 0;
-      let readable = true;
-      row.querySelectorAll("input.count").forEach((input) => {
-        const text = input.value.trim();
-        if (text !== "" && !/^\d+$/.test(text)) { readable = false; return; }
-        const count = text === "" ? 0 : parseInt(text, 10);
-        points += count * values.counts[input.dataset.key];
-        if (values.black.includes(input.dataset.key)) blacks += count;
-      });
-      Object.entries(takers).forEach(([card, taker]) => {
-        if (taker === seat) { points += values.high[card]; blacks += 1; }
-      });
-      form.querySelector(`output[data-points-for="${seat}"]`).textContent = !typed || blank.has(seat) ? "–" : readable ? String(points) : "…";
-      if (typed && readable && blacks === blackCards) allBlacks = seat;
-    });
-    form.querySelectorAll("[data-shoot-note]").forEach((note) => { note.hidden = note.dataset.shootNote !== allBlacks; });
-    // a shoot scores as the rules have it (0 for the taker, the deal's total for the rest),
-    // not as the cards count: the line shows what will be recorded
-    const shoot = allBlacks !== null && values.shoot && values.shoot[Number(allBlacks)];
-    if (shoot) {
-      shoot.forEach((points, seat) => {
-        if (!blank.has(String(seat))) form.querySelector(`output[data-points-for="${seat}"]`).textContent = String(points);
-      });
-    }
-  }
-
-  // a refused deal's message goes as soon as its box (or a box it is about) changes
+  // a refused entry's message goes as soon as its box (or a box it is about) changes
   function clearErrors(control) {
     const fields = [control.name, ...(control.dataset.clears || "").split(" ")].filter(Boolean);
     fields.forEach((field) => {
@@ -350,11 +274,10 @@
   }
 
   function refresh(root) {
-    root.querySelectorAll("form.deal-form").forEach((form) => {
+    root.querySelectorAll(ENTRY).forEach((form) => {
       form.querySelectorAll("button.sign").forEach((button) => { button.hidden = false; });
       updateSum(form);
-      if (form.dataset.mode === "cards") { updateRest(form); updateCardPoints(form); }
-      markLastBox(form);
+      counted(form);
     });
     const toggle = document.getElementById("wake-lock");
     if (toggle && "wakeLock" in navigator) toggle.closest(".wake-lock").hidden = false;
@@ -383,24 +306,24 @@
   }
 
   function changed(event) {
-    const form = event.target.closest && event.target.closest("form.deal-form");
+    const form = event.target.closest && event.target.closest(ENTRY);
     if (!form) return;
     clearErrors(event.target);
-    // a shoot question was about the points as they were: changed, it is no longer the way on
+    // a question asked about the points as they were: changed, it is no longer the way on
     const question = form.querySelector(".question");
     if (question && event.target.classList.contains("points-input")) {
       question.remove();
       form.querySelectorAll("button.big[hidden]").forEach((button) => { button.hidden = false; });
     }
     updateSum(form);
-    if (form.dataset.mode === "cards") { updateRest(form); updateCardPoints(form); markLastBox(form); }
+    counted(form);
   }
   document.addEventListener("input", changed);
   document.addEventListener("change", changed);
 
   // the keypad's Next (an Enter) moves on to the next box; only the last box records
   document.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" || event.isComposing || !isDealBox(event.target)) return;
+    if (event.key !== "Enter" || event.isComposing || !isEntryBox(event.target)) return;
     const form = event.target.form;
     const list = boxes(form);
     const at = list.indexOf(event.target);
@@ -409,7 +332,7 @@
       list[at + 1].focus();
       return;
     }
-    // the form's first submit button would answer an open shoot question: the table must
+    // the form's first submit button would answer an open question: the table must
     const question = form.querySelector(".question button");
     if (question) {
       event.preventDefault();
@@ -417,7 +340,7 @@
     }
   });
   document.addEventListener("focusin", (event) => {
-    if (!isDealBox(event.target)) return;
+    if (!isEntryBox(event.target)) return;
     revealBox(event.target);
     // a tap on a filled box retypes it, as a calculator's would: 25 over 20 is 25, not 2025
     if (event.target.value) event.target.select();
@@ -436,7 +359,7 @@
   // the keyboard opening shrinks the view after the focus: show the box again above it
   if (window.visualViewport) {
     window.visualViewport.addEventListener("resize", () => {
-      if (isDealBox(document.activeElement)) revealBox(document.activeElement);
+      if (isEntryBox(document.activeElement)) revealBox(document.activeElement);
     });
   }
   document.addEventListener("click", (event) => {
@@ -483,7 +406,7 @@
   // friends at the table may open this game page on their own phones: every so often, and
   // whenever the phone is looked at again, ask whether the game moved on (a 304 when it has
   // not, companion/freshness.py) and say so. Never swapped in unasked: this phone may be
-  // typing the next deal.
+  // typing the next entry.
   const CHANGE_CHECK_MS = 15000;
   const busy = () => document.hidden || !navigator.onLine || document.querySelector(".htmx-request") !== null;
   async function checkForChanges() {
@@ -564,15 +487,15 @@
     refresh(event.target);
     // after a swap, show the player what happened, whole: the first field or message at
     // fault (with its message), or the news
-    const problem = event.target.querySelector("[aria-invalid=true], form.deal-form .error");
+    const problem = event.target.querySelector(`[aria-invalid=true], ${ENTRY} .error`);
     const news = event.target.querySelector(".messages, .question, .banner");
     if (problem) {
       const about = problem.getAttribute("aria-describedby");
       reveal([problem, about && document.getElementById(about)], true);
       if (problem.matches("input, select, textarea")) problem.focus({preventScroll: true});
     } else if (news && event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
-      // the deal is in: the keyboard goes down so the table sees the news and the totals
-      if (isDealBox(document.activeElement)) document.activeElement.blur();
+      // the entry is in: the keyboard goes down so the table sees the news and the totals
+      if (isEntryBox(document.activeElement)) document.activeElement.blur();
       news.scrollIntoView({block: "start"});
     }
   });
@@ -613,17 +536,4 @@
       });
     });
   }
-})();
-
-/* table review */
-(function () {
-  "use strict";
-  // spy: a tapped card's answers come in by the card, with the whole game; when the swap
-  // leaves them (or the button that records them) off the screen, bring them in
-  document.addEventListener("htmx:afterSettle", (event) => {
-    const answers = event.target.querySelector && event.target.querySelector("#spy-answers");
-    const config = event.detail.requestConfig;
-    if (!answers || !config || config.verb !== "get" || event.target.querySelector("[aria-invalid=true]")) return;
-    answers.scrollIntoView({block: "nearest"});
-  });
 })();

@@ -1,9 +1,32 @@
-// Deals and turns kept on this phone while the server cannot be reached, and sent to it
-// once each, in order, when it can be. The queue (IndexedDB) and its sending run in the
-// page and in the service worker, which imports this file for Background Sync; the rest
-// is the page's. Every number and sentence comes from the page, as the rules gave them.
-// offline.js, on every page that records, loads this when it is needed and hands it the
-// moments htmx would have asked the server.
+// Entries (what the table records of a game, one after the other) kept on this phone while
+// the server cannot be reached, and sent to it once each, in order, when it can be. The queue (IndexedDB) and its
+// sending run in the page and in the service worker, which imports this file for Background
+// Sync; the rest is the page's. Every number and sentence comes from the page, as the rules
+// gave them. offline.js, on every page that records, loads this when it is needed and hands
+// it the moments htmx would have asked the server.
+//
+// The page marks what this needs. The game's fragment is the parent of its status line,
+// .offline-status[data-offline]: its data-offline names the game's kind, data-game its id,
+// data-show its address, data-recorded and data-next how many entries the server holds and
+// the number of the next, data-words the sentences said (the server's, translated). The
+// form that records an entry carries data-entry, and a submission id and a number.
+//
+// What is a kind's own comes from its script (static/js/kinds/<kind>.js, loaded by its
+// pages), which registers window.companionKinds[<data-offline>] = {…hooks}. Each hook is
+// looked up when it is needed, so the order the scripts come in does not matter, and a
+// kind may give none of them; tools are this file's helpers (see tools below):
+//   check(form, submitter, tools)     the entry as the server would check it, before it is
+//       kept: null when it may be kept, {errors: {field: sentence}} when it is refused, or
+//       {question} when the table must answer something first. Default: nothing to check.
+//   showProblems(form, errors, tools) each message placed where the server's page puts it
+//       (tools.problem makes one and marks its control). Default: after its control, or
+//       under the form's title.
+//   ask(form, question, tools)        the question check returned, asked in the form.
+//   entered(form, submitter, tools)   what the page shows of a kept entry: {shown: [text],
+//       values: [text]}. Default: the values of the form's text boxes.
+//   moveOn(game, waiting, said, tools) the game with these entries waiting on the phone.
+//       A kind that gives it keeps its form open for the next entry, and what is typed there
+//       is carried across the game's refresh. Default: the form locked while any waits.
 (function (scope) {
   "use strict";
   if (scope.companionQueue) return;
@@ -80,7 +103,7 @@
     return true;
   }
 
-  // each game as the server last answered: how many deals it holds, which is next
+  // each game as the server last answered: how many entries it holds, which is next
   const seen = new Map();
 
   // "stored", "refused" (with the server's reason kept on the entry) or "unreachable"
@@ -93,9 +116,9 @@
       return "unreachable";
     }
     const html = response.type === "opaqueredirect" ? "" : await response.text().catch(() => "");
-    const recorded = attribute(html, "data-deals");
-    if (recorded !== null) seen.set(entry.game, {deals: recorded, next: attribute(html, "data-next") || ""});
-    // a 200 that still asks something (a shoot question) has stored nothing
+    const recorded = attribute(html, "data-recorded");
+    if (recorded !== null) seen.set(entry.game, {recorded, next: attribute(html, "data-next") || ""});
+    // a 200 that still asks something (a question about the numbers) has stored nothing
     if (response.status === 200 && recorded !== null && Number(recorded) >= entry.number) return "stored";
     if ([200, 400, 404, 409, 413, 422].includes(response.status)) {
       entry.status = "refused";
@@ -143,6 +166,11 @@
   // the game's fragment, whose status line carries what the game is
   const root = () => { const status = document.querySelector(".offline-status[data-offline]"); return status && status.parentElement; };
   const about = (game) => game.querySelector(".offline-status").dataset;
+  // the form that records an entry
+  const ENTRY = "form[data-entry]";
+  const entryForm = (game) => game.querySelector(ENTRY);
+  // the kind's hooks, asked when needed: its script may come after this one
+  const kindOf = (game) => (window.companionKinds && window.companionKinds[about(game).offline]) || {};
   const lang = () => document.documentElement.lang || "en";
   const formatted = (value) => new Intl.NumberFormat(lang()).format(value);
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
@@ -179,7 +207,7 @@
     const now = await all().catch(() => entries);
     const sent = [...before.keys()].filter((id) => !now.some((entry) => entry.id === id)).length;
     const refused = now.some((entry) => entry.status === "refused" && before.get(entry.id) === "waiting");
-    // what is typed for the next deal is taken before the page shows the queue as it is now
+    // what is typed for the next entry is taken before the page shows the queue as it is now
     if (game && (sent || refused)) {
       hold(game);
       if (sent) news = [plural(words(game).recorded, sent)];
@@ -199,11 +227,12 @@
     navigator.serviceWorker.ready.then((registration) => registration.sync && registration.sync.register(LOCK)).catch(() => {});
   }
 
-  // the game as the server has it now; what is being typed for the next deal stays
+  // the game as the server has it now; what is being typed for the next entry stays (in a
+  // kind's form that stays open while entries wait: one locked holds only what was kept)
   let carried = null;
   function hold(game) {
-    const form = game.querySelector("form.deal-form");
-    if (!form) return;
+    const form = entryForm(game);
+    if (!form || !kindOf(game).moveOn) return;
     const typed = [...form.querySelectorAll("input[type=text], input[type=radio]:checked")]
       .filter((input) => input.type === "radio" || input.value !== "")
       .map((input) => [input.name, input.value, input.type]);
@@ -212,8 +241,9 @@
   }
 
   function update(game) {
-    const form = game.querySelector("form.deal-form, form.turn-form");
-    const mode = form && form.dataset.mode === "cards" ? "?mode=cards" : "";
+    // a form entered more than one way comes back the way it was entered
+    const form = entryForm(game);
+    const mode = form && form.dataset.mode ? `?mode=${encodeURIComponent(form.dataset.mode)}` : "";
     // htmx comes with the first touch (app.js): a queue sent from an untouched page brings it
     window.companionHtmx().then((htmx) => htmx.ajax("GET", about(game).show + mode, {target: `#${game.id}`, swap: "outerHTML"})).then(() => {
       // the game is the server's again, not the phone's copy
@@ -223,7 +253,7 @@
   }
 
   function carry(game) {
-    const form = game.querySelector("form.deal-form");
+    const form = entryForm(game);
     if (!carried || !form || form.elements.number.value !== carried.number) { carried = null; return; }
     carried.typed.forEach(([name, value, type]) => {
       const input = type === "radio" ? form.querySelector(`input[name="${name}"][value="${value}"]`) : form.elements[name];
@@ -236,95 +266,7 @@
     if (focused) focused.focus({preventScroll: true});
   }
 
-  // --- checking a deal as the server would --------------------------------------------
-
-  // python's repr of a short text, as the server quotes what it could not read
-  function quoted(text) {
-    const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-    const inner = text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")
-      .replace(quote === "'" ? /'/g : /"/g, `\\${quote}`);
-    return quote + inner + quote;
-  }
-  const WHOLE = /^[+-]?\d+(_\d+)*$/;
-  const whole = (text) => parseInt(text.replace(/_/g, ""), 10);
-
-  function checkPoints(form, checks, submitter) {
-    const say = checks.say;
-    const errors = {};
-    const raw = [];
-    checks.players.forEach((name, seat) => {
-      const field = `points-${seat}`;
-      const text = form.elements[field].value;
-      const cleaned = text.trim().replace(/\u2212/g, "-");
-      const digits = cleaned.replace(/^[+-]+/, "");
-      if (!cleaned) errors[field] = fill(say.missing, {name});
-      else if (digits.length > checks.digits && /^\d+$/.test(digits)) errors[field] = fill(say.too_long, {name});
-      else if (!WHOLE.test(cleaned)) errors[field] = fill(say.not_whole, {name, text: quoted(Array.from(text.trim()).slice(0, 20).join(""))});
-      else raw[seat] = whole(cleaned);
-    });
-    if (Object.keys(errors).length) return {errors};
-    raw.forEach((points, seat) => {
-      const name = checks.players[seat];
-      if (Math.abs(points) >= 10 ** checks.digits) errors[`points-${seat}`] = fill(say.too_long, {name});
-      else if (points < checks.least || points > checks.most) errors[`points-${seat}`] = fill(say.impossible, {name, points: formatted(points)});
-    });
-    if (Object.keys(errors).length) return {errors};
-    const total = raw.reduce((sum, points) => sum + points, 0);
-    if (total !== checks.deal_total) {
-      const seat = checks.shoot_scores.findIndex((row) => row.every((points, at) => points === raw[at]));
-      return {errors: {total: seat >= 0 ? fill(say.as_scores, {name: checks.players[seat]}) : fill(say.sum, {total: formatted(total)})}};
-    }
-    const answered = submitter && submitter.name === "shoot";
-    if (checks.shoot_threshold !== null && !answered) {
-      const seats = raw.map((points, seat) => (points >= checks.shoot_threshold ? seat : -1)).filter((seat) => seat >= 0);
-      if (seats.length) return {question: seats};
-    }
-    return {};
-  }
-
-  function checkCards(form, checks) {
-    const say = checks.say;
-    const errors = {};
-    const chosen = form.querySelector("input[name=rest]:checked");
-    const rest = chosen && chosen.value !== "none" ? Number(chosen.value) : null;
-    const totals = {};
-    // a row left blank is a row missed, not a player who took nothing; with only the high
-    // blacks scored, an untouched form would give the rest all of them (parse_cards)
-    const others = checks.players.map((name, seat) => seat).filter((seat) => seat !== rest);
-    const highTaken = (seat) => checks.high_blacks.some((card) => {
-      const taken = form.querySelector(`input[name="high-${card}"]:checked`);
-      return taken && (seat === null || taken.value === String(seat));
-    });
-    if (checks.counts.length) {
-      others.forEach((seat) => {
-        const typed = checks.counts.some(([key]) => (form.elements[`${key}-${seat}`].value || "").trim() !== "");
-        if (!typed && !highTaken(seat)) errors[`${checks.counts[0][0]}-${seat}`] = fill(say.row_blank, {name: checks.players[seat]});
-      });
-    } else if (rest !== null && others.length && !highTaken(null)) {
-      return {errors: {[`high-${checks.high_blacks[0]}`]: fill(say.nothing_counted, {name: checks.players[others[0]]})}};
-    }
-    checks.players.forEach((name, seat) => {
-      checks.counts.forEach(([key, most]) => {
-        totals[key] = totals[key] || 0;
-        if (seat === rest) return;
-        const field = `${key}-${seat}`;
-        const text = (form.elements[field].value || "").trim();
-        if (text && !WHOLE.test(text)) { errors[field] = fill(say.count_not_a_number[key], {name}); return; }
-        const value = text ? whole(text) : 0;
-        if (value < 0 || value > most) errors[field] = fill(say.count_out_of_range[key], {name});
-        totals[key] += value;
-      });
-    });
-    checks.high_blacks.forEach((card) => {
-      if (!form.querySelector(`input[name="high-${card}"]:checked`) && rest === null) errors[`high-${card}`] = say.high_untaken[card];
-    });
-    if (Object.keys(errors).length) return {errors};
-    for (const [key, most] of checks.counts) {
-      if (rest !== null && totals[key] > most) return {errors: {[`${key}-total`]: fill(say.others_took[key], {taken: formatted(totals[key])})}};
-      if (rest === null && totals[key] !== most) errors[`${key}-total`] = fill(say.deck_count[key], {total: formatted(totals[key])});
-    }
-    return Object.keys(errors).length ? {errors} : {};
-  }
+  // --- what a kind says of an entry -----------------------------------------------
 
   function clearProblems(form) {
     form.querySelectorAll(".error").forEach((message) => message.remove());
@@ -334,70 +276,59 @@
     });
   }
 
-  // each message where the server's page puts it, so it reads and goes the same way
-  function showProblems(form, errors) {
-    clearProblems(form);
-    let after = form.querySelector("label.dealer-pick");
-    const place = (field, control, message) => {
-      if (control) { control.setAttribute("aria-invalid", "true"); control.setAttribute("aria-describedby", message.id); }
-      if (field.startsWith("points-")) control.after(message);
-      else if (field === "total") form.querySelector(".sum").after(message);
-      else if (field.startsWith("high-")) control.append(message);
-      else { after.after(message); after = message; }
-    };
-    // in the order the server's page lists them: by kind of card, its total before each player's
-    const order = [];
-    if (form.dataset.mode === "cards") {
-      const checks = JSON.parse(form.dataset.checks);
-      checks.counts.forEach(([key]) => { order.push(`${key}-total`, ...checks.players.map((name, seat) => `${key}-${seat}`)); });
+  // a message about a field, as the server's page writes one, its control marked as at fault
+  function problem(field, text, control) {
+    const message = element("p", "error", text);
+    message.id = `${field}-error`;
+    if (control) {
+      control.setAttribute("aria-invalid", "true");
+      control.setAttribute("aria-describedby", message.id);
     }
-    const rank = (field) => (order.includes(field) ? order.indexOf(field) : order.length);
-    Object.entries(errors).sort((a, b) => rank(a[0]) - rank(b[0])).forEach(([field, text]) => {
-      const message = element("p", "error", text);
-      message.id = `${field}-error`;
-      const control = field.startsWith("high-") ? form.querySelector(`fieldset[data-high="${field.slice(5)}"]`)
-        : field.endsWith("-total") || field === "total" ? null : form.elements[field];
-      place(field, control, message);
+    return message;
+  }
+
+  // under the form's title: the first of its parts that is or holds a heading
+  function underTitle(form, message) {
+    const head = [...form.children].find((part) => part.matches("h1, h2, h3, h4") || part.querySelector("h1, h2, h3, h4"));
+    if (head) head.after(message); else form.prepend(message);
+  }
+
+  function placeProblems(form, errors) {
+    Object.entries(errors).forEach(([field, text]) => {
+      const control = form.elements[field] instanceof Element ? form.elements[field] : null;
+      const message = problem(field, text, control);
+      if (control) control.after(message); else underTitle(form, message);
     });
+  }
+
+  // the helpers a kind's hooks are handed
+  const tools = {about, element, fill, formatted, newId, clearProblems, problem};
+
+  function showProblems(game, form, errors) {
+    clearProblems(form);
+    const place = kindOf(game).showProblems;
+    if (place) place(form, errors, tools); else placeProblems(form, errors);
     const first = form.querySelector("[aria-invalid=true]") || form.querySelector(".error");
     first.scrollIntoView({block: "center"});
     if (first.matches("input")) first.focus({preventScroll: true});
   }
 
-  function askShoot(form, seats) {
-    const question = form.querySelector("template.offline-question").content.firstElementChild.cloneNode(true);
-    question.querySelectorAll("[data-seat]").forEach((part) => { if (!seats.includes(Number(part.dataset.seat))) part.remove(); });
-    form.querySelector(".points").after(question);
-    form.querySelectorAll("button.big").forEach((button) => { button.hidden = true; });
-    question.scrollIntoView({block: "nearest"});
-  }
-
   // --- keeping an entry ---------------------------------------------------------------
 
-  // what was entered, as the page shows it: each player's points, or the turn in words
-  function entered(form, submitter) {
-    if (form.matches(".turn-form")) {
-      const answers = form.querySelector("#spy-answers");
-      if (!answers) return {shown: [submitter ? submitter.textContent.trim() : ""], values: []};
-      const picked = answers.querySelector("input[name=answer]:checked");
-      const answer = picked ? picked.closest("label").textContent : answers.querySelector("p").textContent;
-      return {shown: [`${answers.querySelector("legend").textContent.trim()} ${answer.trim()}`], values: []};
-    }
-    const players = JSON.parse(form.dataset.checks).players;
-    const values = players.map((name, seat) => (form.dataset.mode === "cards"
-      ? form.querySelector(`output[data-points-for="${seat}"]`).textContent
-      : form.elements[`points-${seat}`].value.trim()));
-    return {shown: players.map((name, seat) => `${name}\u00a0${values[seat]}`), values};
+  // what was entered, as the page shows it, unless the kind says it better: the text boxes
+  function entered(game, form, submitter) {
+    const own = kindOf(game).entered;
+    if (own) return own(form, submitter, tools);
+    const values = [...form.querySelectorAll("input[type=text]")].map((input) => input.value.trim()).filter(Boolean);
+    return {shown: values, values};
   }
 
   async function keep(form, submitter) {
     const game = root();
-    if (form.matches(".deal-form")) {
-      const checks = JSON.parse(form.dataset.checks);
-      const found = form.dataset.mode === "cards" ? checkCards(form, checks) : checkPoints(form, checks, submitter);
-      if (found.errors) { showProblems(form, found.errors); return; }
-      if (found.question) { askShoot(form, found.question); return; }
-    }
+    const kind = kindOf(game);
+    const found = kind.check ? kind.check(form, submitter, tools) : null;
+    if (found && found.errors) { showProblems(game, form, found.errors); return; }
+    if (found && found.question !== undefined && kind.ask) { kind.ask(form, found.question, tools); return; }
     const data = new FormData(form, submitter && submitter.form === form ? submitter : null);
     const last = entries.length ? entries[entries.length - 1].seq : 0;
     const entry = {
@@ -408,13 +339,13 @@
       show: about(game).show,
       number: Number(data.get("number")),
       body: new URLSearchParams(data).toString(),
-      ...entered(form, submitter),
+      ...entered(game, form, submitter),
       status: "waiting",
     };
     await put(entry);
     const said = words(game);
     news = [fill(said.saved, {number: formatted(entry.number)})];
-    // the server's last news ("Deal 1 recorded.") is old now: this one is the news
+    // the server's last news ("… 1 recorded.") is old now: this one is the news
     game.querySelectorAll(":scope > .messages").forEach((old) => { old.hidden = true; });
     await reread();
     if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
@@ -437,9 +368,9 @@
     if (waiting.length && said.locked) status.append(element("p", "", said.locked));
     waiting.filter((entry) => entry.status === "refused").forEach((entry) => status.append(refusal(game, entry, said, waiting)));
     status.hidden = !status.childElementCount;
-    if (about(game).offline === "black_spy") moveOn(game, waiting, said);
-    else lockTurns(game, waiting);
-    const form = game.querySelector("form.deal-form, form.turn-form");
+    const moveOn = kindOf(game).moveOn;
+    if (moveOn) moveOn(game, waiting, said, tools); else lock(game, waiting);
+    const form = entryForm(game);
     // a page kept before these entries were made offers their submission ids again
     if (form && waiting.some((entry) => entry.id === form.elements.submission.value)) form.elements.submission.value = newId();
   }
@@ -466,7 +397,7 @@
     return box;
   }
 
-  // the refused numbers as the server's next deal, and every deal typed after them after it
+  // the refused numbers as the server's next entry, and every entry typed after them after it
   async function enterAgain(game, entry, next) {
     const later = mine(game).filter((other) => other.seq >= entry.seq);
     for (const [step, other] of later.entries()) {
@@ -480,51 +411,10 @@
     attempt();
   }
 
-  function moveOn(game, waiting, said) {
-    const recorded = Number(about(game).deals);
-    game.querySelector(".as-of").hidden = !waiting.length;
-    const card = game.querySelector(".deals-card");
-    card.hidden = !recorded && !waiting.length;
-    card.querySelector(".waiting-hint").hidden = !waiting.length;
-    const body = card.querySelector("tbody");
-    body.querySelectorAll("tr.offline-row").forEach((row) => row.remove());
-    waiting.forEach((entry) => {
-      const row = element("tr", `offline-row ${entry.status}`);
-      const head = element("th", "", formatted(entry.number));
-      head.scope = "row";
-      head.append(" ", element("span", "badge", entry.status === "refused" ? said.refused_word : said.waiting_word));
-      row.append(head, ...entry.values.map((value) => element("td", "", value)));
-      body.prepend(row);
-    });
-    const form = game.querySelector("form.deal-form");
-    if (!form) return;
-    const next = waiting.length ? waiting[waiting.length - 1].number + 1 : Number(about(game).next);
-    if (form.elements.number.value === String(next)) return;
-    form.elements.number.value = String(next);
-    form.elements.submission.value = newId();
-    const template = game.querySelector(`template[data-deal="${next}"]`);
-    const head = game.querySelector(".deal-head");
-    if (template) head.replaceChildren(template.content.cloneNode(true));
-    else head.replaceChildren(Object.assign(element("h2", "", fill(said.deal, {number: formatted(next)})), {id: "next-deal-title"}), element("p", "", said.unknown));
-    const record = fill(said.record, {number: formatted(next)});
-    form.querySelector("#deal-form-title").textContent = record;
-    form.querySelectorAll("button.big").forEach((button) => { button.textContent = record; button.hidden = false; });
-    clearForm(form, template ? template.dataset.dealer : "none");
-  }
-
-  function clearForm(form, dealer) {
-    clearProblems(form);
-    form.querySelectorAll(".question, .discard").forEach((part) => part.remove());
-    form.querySelectorAll("input[type=text]").forEach((input) => { input.value = ""; });
-    form.querySelectorAll("input[type=radio][name^=high-]").forEach((input) => { input.checked = false; });
-    const rest = form.querySelector(`input[name=rest][value="${dealer}"]`) || form.querySelector("input[name=rest][value=none]");
-    if (rest) rest.checked = true;
-    form.dispatchEvent(new Event("change", {bubbles: true}));
-  }
-
-  // a spy turn moves the bases on, which only the server works out: one waits at a time
-  function lockTurns(game, waiting) {
-    const form = game.querySelector("form.turn-form");
+  // an entry the server alone can tell the outcome of (the game after it is its answer):
+  // nothing more is entered while one waits
+  function lock(game, waiting) {
+    const form = entryForm(game);
     if (!form) return;
     form.querySelectorAll("input, button").forEach((control) => { control.disabled = waiting.length > 0; });
     form.classList.toggle("offline-locked", waiting.length > 0);
@@ -551,14 +441,15 @@
       else return false;
       return true;
     }
-    if (elt.matches("form.deal-form, form.turn-form") && detail.verb === "post") {
+    if (elt.matches(ENTRY) && detail.verb === "post") {
       // straight to the server only while it is reachable and nothing waits before it
       if (navigator.onLine && !mine(game).length) return false;
       keep(elt, submitter);
       return true;
     }
     if (navigator.onLine || detail.verb !== "get") return false;
-    say(game, said.look || said.mode);
+    // a look the server alone can give (another view of the form, an answer to choose)
+    say(game, said.look);
     return true;
   }
 
@@ -568,9 +459,9 @@
     const elt = detail.elt;
     if (!game || !game.contains(elt)) return;
     const needs = elt.closest("[data-needs-connection]");
-    if (elt.matches("form.deal-form, form.turn-form") && detail.requestConfig.verb === "post") keep(elt, submitter);
+    if (elt.matches(ENTRY) && detail.requestConfig.verb === "post") keep(elt, submitter);
     else if (needs) say(game, words(game)[needs.dataset.needsConnection]);
-    else if (detail.requestConfig.verb === "get") say(game, words(game).look || words(game).mode);
+    else if (detail.requestConfig.verb === "get") say(game, words(game).look);
   }
 
   function needsConnection(key) {
@@ -583,7 +474,7 @@
     clearProblems(form);
     const message = element("p", "error", JSON.parse(form.dataset.offlineWords).edit);
     message.setAttribute("role", "alert");
-    form.querySelector(".deal-form-head").after(message);
+    underTitle(form, message);
     message.scrollIntoView({block: "center"});
   }
 

@@ -1,8 +1,11 @@
 // Recording never waits for the network: the small part a recording page loads. It
 // watches where htmx would ask the server and brings in offline-queue.js (the queue on
 // the phone, its sending, what the page shows of it) when something waits, when the
-// server cannot be reached, and as soon as the table starts entering a deal, so that a
-// phone without the service worker has it in its cache before the Wi-Fi drops.
+// server cannot be reached, and as soon as the table starts entering something, so that a
+// phone without the service worker has it in its cache before the Wi-Fi drops. The game's
+// fragment is the parent of its status line (.offline-status[data-offline]); the form that
+// records an entry carries data-entry. What is a kind's own, offline-queue.js asks of the
+// kind's script (static/js/kinds/), which the kind's pages load.
 (function () {
   "use strict";
   const script = document.currentScript;
@@ -11,6 +14,9 @@
   // app.js comes first and loads scripts for both
   const full = () => window.companionLoadScript(script.dataset.queue, () => window.companionOffline);
   const later = (work) => full().then(work, () => {});
+  const ENTRY = "form[data-entry]";
+  // the game's fragment on this page, if it records
+  const game = () => { const status = document.querySelector(".offline-status[data-offline]"); return status && status.parentElement; };
 
   // app.js knows the button pressed where the browser does not say (Safari before 15.4)
   document.addEventListener("submit", (event) => {
@@ -23,7 +29,7 @@
     // loaded, it decides at once; before that, nothing has to wait but what cannot be sent now
     if (window.companionOffline) {
       if (window.companionOffline.confirm(detail, submitter)) event.preventDefault();
-    } else if (!navigator.onLine && detail.elt.closest("#game, #spy-game")) {
+    } else if (!navigator.onLine && game() && game().contains(detail.elt)) {
       event.preventDefault();
       later((offline) => { if (!offline.confirm(detail, submitter)) detail.issueRequest(true); });
     }
@@ -49,7 +55,7 @@
   });
 
   const playing = (event) => {
-    if (!event.target.closest || !event.target.closest("form.deal-form, form.turn-form")) return;
+    if (!event.target.closest || !event.target.closest(ENTRY)) return;
     document.removeEventListener("focusin", playing);
     document.removeEventListener("pointerdown", playing);
     full().catch(() => {});

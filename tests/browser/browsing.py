@@ -33,7 +33,9 @@ def phone_context(browser: Browser, viewport: dict = PHONE, color_scheme: str = 
     )
 
 
-def new_game(page: Page, base: str, names: tuple[str, ...] = ("Ana", "Ben", "Cy", "Dee"), first_dealer: int = 0, **extra: str) -> str:
+def new_game(
+    page: Page, base: str, names: tuple[str, ...] = ("Ana", "Ben", "Cy", "Dee"), first_dealer: int = 0, **extra: str
+) -> str:
     """Fill and send the new-game form as a player would; return the game page's url."""
     page.goto(f"{base}/new")
     for row, name in enumerate(names):
@@ -72,3 +74,36 @@ def under_the_worker(page: Page) -> None:
 def enter_points(page: Page, points: dict[str, int | str]) -> None:
     for name, value in points.items():
         page.get_by_role("textbox", name=name, exact=True).fill(str(value))
+
+
+def transferred(context: BrowserContext, url: str) -> dict:
+    """Load ``url`` in a new tab; return bytes on the wire, how many came from elsewhere,
+    and the protocols spoken."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    sizes: dict[str, int] = {}
+    urls: dict[str, str] = {}
+    protocols: set[str] = set()
+    cdp.on("Network.requestWillBeSent", lambda event: urls.__setitem__(event["requestId"], event["request"]["url"]))
+    cdp.on("Network.responseReceived", lambda event: protocols.add(event["response"].get("protocol", "?")))
+    cdp.on("Network.loadingFinished", lambda event: sizes.__setitem__(event["requestId"], int(event["encodedDataLength"])))
+    page.goto(url, wait_until="networkidle")
+    loaded = sum(sizes.values())
+    # what the first touch brings (htmx, and on a recording page the offline queue): a tap
+    # on the page's first box, or on its body where it has none
+    boxes = page.locator("main input[type=text]")
+    (boxes.first if boxes.count() else page.locator("main")).click(position={"x": 1, "y": 1})
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    touched = sum(sizes.values()) - loaded
+    page.close()
+    origin = url.split("/", 3)[:3]
+    foreign = [address for address in urls.values() if address.split("/", 3)[:3] != origin and not address.startswith("data:")]
+    return {
+        "bytes": loaded,
+        "touched": touched,
+        "requests": len(sizes),
+        "foreign": len(foreign),
+        "protocol": "+".join(sorted(protocols)),
+    }

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.databases import Databases
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, free_port, phone_context
+from tests.databases import Databases
 
 # expect() waits 5 s by default, far below the 30 s Playwright gives every other action: a
 # page that shows the right thing late, on a machine busy with other work, is still right

@@ -50,7 +50,13 @@ def test_a_four_player_standard_game_played_to_its_end(phone: Page, server: Serv
     expect(phone.get_by_label("Ana gets the rest")).to_be_checked()
     expect(phone.locator("#black_spies-0")).not_to_be_editable()
     phone.get_by_label("Dee gets the rest").check()
-    for field, value in {"black_spies-0": 2, "low_blacks-0": 3, "coloured_spies-0": 1, "black_spies-1": 1, "coloured_spies-2": 2}.items():
+    for field, value in {
+        "black_spies-0": 2,
+        "low_blacks-0": 3,
+        "coloured_spies-0": 1,
+        "black_spies-1": 1,
+        "coloured_spies-2": 2,
+    }.items():
         phone.locator(f"#{field}").fill(str(value))
     expect(phone.locator("#black_spies-3")).to_have_value("3")
     for card, name in {8: "Ana", 9: "Ben", 10: "Dee", 11: "Ana"}.items():
@@ -118,7 +124,9 @@ def looked_at_again(page: Page) -> None:
     page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
 
 
-def test_a_friend_on_the_same_game_page_is_told_when_another_phone_records_and_can_show_it(browser: Browser, server: Server) -> None:
+def test_a_friend_on_the_same_game_page_is_told_when_another_phone_records_and_can_show_it(
+    browser: Browser, server: Server
+) -> None:
     scorer_context, friend_context = phone_context(browser), phone_context(browser)
     scorer, friend = scorer_context.new_page(), friend_context.new_page()
     url = new_game(scorer, server.url)

@@ -24,7 +24,10 @@ def finished_and_going(page: Page, server: Server) -> tuple[str, str]:
 
 
 def listed(page: Page) -> list[str]:
-    return [href.rsplit("/", 1)[-1] for href in page.locator("#history-games .game-list a").evaluate_all("(links) => links.map((a) => a.href)")]
+    return [
+        href.rsplit("/", 1)[-1]
+        for href in page.locator("#history-games .game-list a").evaluate_all("(links) => links.map((a) => a.href)")
+    ]
 
 
 def test_the_history_filter_applies_as_soon_as_it_is_chosen(phone: Page, server: Server) -> None:
@@ -91,7 +94,9 @@ def test_the_follow_panels_qr_code_loads_when_opened_and_sits_in_the_middle(phon
     assert abs(code["x"] + code["width"] / 2 - middle) <= 1, (code, panel)
 
 
-def test_a_server_listening_on_its_own_device_alone_tells_the_table_no_other_phone_can_follow(phone: Page, server: Server) -> None:
+def test_a_server_listening_on_its_own_device_alone_tells_the_table_no_other_phone_can_follow(
+    phone: Page, server: Server
+) -> None:
     # the test servers listen on 127.0.0.1 (tests/servers.py), as `HOST=127.0.0.1 make serve` would
     new_game(phone, server.url)
     phone.locator(".follow summary").click()

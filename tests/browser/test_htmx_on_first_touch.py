@@ -61,12 +61,15 @@ def record_the_first_deal(phone: Page) -> None:
 def send_untouched(phone: Page, by: str) -> None:
     """Fill the deal form and send it from a script: no touch, key or focus has brought htmx.
     ``by`` "twice": the form is sent twice over; "button": its Record button is pressed."""
-    phone.evaluate("""(by) => {
+    phone.evaluate(
+        """(by) => {
       const form = document.querySelector("form.deal-form");
       [20, 15, 25, 0].forEach((points, seat) => { form.elements["points-" + seat].value = points; });
       if (by === "button") form.querySelector("button.big").click();
       else { form.requestSubmit(); form.requestSubmit(); }
-    }""", by)
+    }""",
+        by,
+    )
 
 
 def test_htmx_comes_with_the_first_touch_and_records_the_deal(phone: Page, server: Server) -> None:
@@ -94,7 +97,9 @@ def test_a_deal_sent_before_htmx_is_there_waits_for_it_and_is_sent_once(phone: P
     expect(phone.locator(".deals tbody tr")).to_have_count(1)
 
 
-def test_on_a_safari_that_cannot_tell_the_button_a_deal_sent_before_htmx_is_still_recorded(browser: Browser, server: Server) -> None:
+def test_on_a_safari_that_cannot_tell_the_button_a_deal_sent_before_htmx_is_still_recorded(
+    browser: Browser, server: Server
+) -> None:
     # Safari before 15.4 has no SubmitEvent.submitter, and before 16 no requestSubmit
     context = phone_context(browser)
     context.add_init_script("""

@@ -35,9 +35,9 @@ def english_left_on(page: Page, locale: str) -> list[str]:
     """English sentences of the catalogue that show on the page although they have a translation."""
     text = page.locator("body").inner_text()
     left = []
-    for message in catalogue(locale)._catalog:  # noqa: SLF001  (msgid -> msgstr)
+    for message in catalogue(locale)._catalog:
         english = message[0] if isinstance(message, tuple) else message
-        translated = catalogue(locale)._catalog[message]  # noqa: SLF001
+        translated = catalogue(locale)._catalog[message]
         if not english or translated == english:
             continue
         piece = max(PLACEHOLDER.split(english), key=len).strip()

@@ -11,7 +11,7 @@ import pytest
 from babel.support import Translations
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.browsing import AXE, SMALL_PHONE, Server, enter_points, new_game, phone_context, under_the_worker
+from tests.browser.browsing import AXE, SMALL_PHONE, Server, enter_points, new_game, phone_context, transferred, under_the_worker
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
 
@@ -77,8 +77,22 @@ SMALL_TAP_TARGETS = """() => [...document.querySelectorAll("main button, main a[
   .filter((box) => box.width < 44 || box.height < 44)"""
 
 
-ALL_PAGES = ["home", "new game", "game", "game by cards", "edit deal", "finished game", "offline", "not found",
-             "spy game", "spy game, a card picked", "read-only", "history", "players", "player statistics"]
+ALL_PAGES = [
+    "home",
+    "new game",
+    "game",
+    "game by cards",
+    "edit deal",
+    "finished game",
+    "offline",
+    "not found",
+    "spy game",
+    "spy game, a card picked",
+    "read-only",
+    "history",
+    "players",
+    "player statistics",
+]
 INTERACTIVE = [name for name in ALL_PAGES if name not in ("offline", "not found")]
 
 
@@ -100,7 +114,10 @@ def test_every_control_has_an_accessible_name_and_a_thumb_sized_target(phone: Pa
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("name", ["home", "new game", "game", "game by cards", "finished game", "spy game, a card picked", "read-only", "player statistics"])
+@pytest.mark.parametrize(
+    "name",
+    ["home", "new game", "game", "game by cards", "finished game", "spy game, a card picked", "read-only", "player statistics"],
+)
 def test_axe_finds_no_serious_accessibility_problem(browser: Browser, pages: dict[str, str], name: str, scheme: str) -> None:
     # the page's content security policy would refuse the injected axe script
     context = phone_context(browser, color_scheme=scheme, bypass_csp=True)
@@ -149,7 +166,9 @@ def test_the_manifest_is_linked_and_describes_an_installable_app(phone: Page, se
     assert sizes == {("192x192", "any"): (192, 192), ("512x512", "any"): (512, 512), ("512x512", "maskable"): (512, 512)}
 
 
-def test_the_service_worker_keeps_visited_pages_and_the_offline_page_when_the_server_is_gone(browser: Browser, own_server: Server) -> None:
+def test_the_service_worker_keeps_visited_pages_and_the_offline_page_when_the_server_is_gone(
+    browser: Browser, own_server: Server
+) -> None:
     context = phone_context(browser)
     page = context.new_page()
     game = new_game(page, own_server.url)
@@ -196,7 +215,7 @@ def test_after_a_change_of_language_the_offline_page_speaks_the_new_one(browser:
 
 def test_a_new_version_of_the_app_gets_a_new_cache(phone: Page, server: Server) -> None:
     body = phone.request.get(f"{server.url}/sw.js").text()
-    assert "const CACHE = \"companion-" in body
+    assert 'const CACHE = "companion-' in body
     assert phone.request.get(f"{server.url}/sw.js").headers["cache-control"] == "no-cache"
     # the cache name is made of the shell files' hashes, so it changes with any of them
     css = phone.request.get(f"{server.url}/").text()
@@ -213,8 +232,6 @@ def test_the_wake_lock_toggle_is_shown_and_on_during_a_game(phone: Page, server:
 
 
 def test_the_first_load_of_a_game_page_is_at_most_30_kb_all_from_the_app(browser: Browser, pages: dict[str, str]) -> None:
-    from benchmarks.page_weight import transferred
-
     context = phone_context(browser, service_workers="block")
     first = transferred(context, pages["game"])
     context.close()

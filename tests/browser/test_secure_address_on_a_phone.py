@@ -53,7 +53,9 @@ def page_of(context: BrowserContext) -> Page:
     return context.pages[0] if context.pages else context.new_page()
 
 
-def test_at_the_plain_lan_address_the_phone_is_told_what_it_lacks_and_where_to_get_it(browser: Browser, secure_server: Server, tmp_path: Path) -> None:
+def test_at_the_plain_lan_address_the_phone_is_told_what_it_lacks_and_where_to_get_it(
+    browser: Browser, secure_server: Server, tmp_path: Path
+) -> None:
     context = lan_phone(browser, tmp_path / "profile", secure_server)
     page = page_of(context)
     plain = f"http://{PLAIN_NAME}:{secure_server.port}"
@@ -82,7 +84,9 @@ def test_at_the_plain_lan_address_the_phone_is_told_what_it_lacks_and_where_to_g
     context.close()
 
 
-def test_at_the_secure_address_the_phone_gets_the_whole_app_and_keeps_it_offline(browser: Browser, secure_server: Server, tmp_path: Path) -> None:
+def test_at_the_secure_address_the_phone_gets_the_whole_app_and_keeps_it_offline(
+    browser: Browser, secure_server: Server, tmp_path: Path
+) -> None:
     context = lan_phone(browser, tmp_path / "profile", secure_server)
     page = page_of(context)
     secure = f"https://{LAN_NAME}:{secure_server.https_port}"

@@ -185,7 +185,6 @@ def test_the_spy_pages_buttons_and_links_keep_8_pixels_apart(phone: Page, server
     assert closest["gap"] >= 8, closest
 
 
-
 def test_without_javascript_a_tapped_card_opens_the_page_at_its_answers(browser: Browser, server: Server) -> None:
     context = phone_context(browser, java_script_enabled=False)
     page = context.new_page()

@@ -27,7 +27,6 @@ class Setup:
     def size(self) -> int:
         return len(self.players)
 
-
     def left_of(self, seat: int) -> int:
         """The seat on this one's left (play goes clockwise): the dealer deals to it first."""
         return (seat + 1) % self.size

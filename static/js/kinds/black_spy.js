@@ -1,0 +1,290 @@
+// Black Spy's own script, loaded by its pages (the game and the edit page). Two parts:
+// the by-cards form counted as the boxes fill (the rest's row filled in, each player's
+// points, the shoot note), and the hooks offline-queue.js asks a kind for (see the comment
+// at its top): a deal checked with the numbers and sentences the server's rules handed the
+// page (deal_checks in companion/kinds/black_spy/forms.py), its shoot question, its
+// messages where the server's page puts them, and the deal card moving on while deals wait.
+// Numbers come from the page, as the rules gave them; this multiplies and adds, never decides.
+(function () {
+  "use strict";
+
+  // --- the by-cards form, counted as it is typed ------------------------------------
+
+  function updateRest(form) {
+    const chosen = form.querySelector("input[name=rest]:checked");
+    const rest = chosen ? chosen.value : "none";
+    // as the page comes, the rest's boxes hold what was left, never anything typed
+    const first = !form.dataset.restKnown;
+    form.dataset.restKnown = "yes";
+    form.querySelectorAll("tr[data-seat]").forEach((row) => {
+      const isRest = row.dataset.seat === rest;
+      const wasRest = row.classList.contains("is-rest");
+      // a row made "the rest" shows what is left, and keeps what was typed in it: a tap on
+      // another rest button gives those counts back instead of wiping them
+      if (isRest && !wasRest) {
+        row.querySelectorAll("input.count").forEach((input) => { input.dataset.typed = first ? "" : input.value; });
+      } else if (!isRest && wasRest) {
+        row.querySelectorAll("input.count").forEach((input) => { input.value = input.dataset.typed || ""; });
+      }
+      row.classList.toggle("is-rest", isRest);
+      row.querySelectorAll("input.count").forEach((input) => { input.readOnly = isRest; });
+    });
+    if (rest === "none") return;
+    const keys = new Set();
+    form.querySelectorAll("input.count").forEach((input) => keys.add(input.dataset.key));
+    keys.forEach((key) => {
+      let others = 0;
+      let most = 0;
+      let target = null;
+      form.querySelectorAll(`input.count[data-key="${key}"]`).forEach((input) => {
+        most = parseInt(input.dataset.most, 10);
+        if (input.closest("tr").dataset.seat === rest) { target = input; return; }
+        const value = parseInt(input.value || "0", 10);
+        if (!Number.isNaN(value)) others += value;
+      });
+      if (target) target.value = String(most - others);
+    });
+  }
+
+  // each player's points as the cards are counted: the counts times the values the rules
+  // gave the page; a high black nobody is marked for goes to the player who gets the rest
+  function updateCardPoints(form) {
+    const values = JSON.parse(form.dataset.cardValues || "{}");
+    if (!values.counts) return;
+    const chosen = form.querySelector("input[name=rest]:checked");
+    const rest = chosen && chosen.value !== "none" ? chosen.value : null;
+    const takers = {};
+    form.querySelectorAll("fieldset[data-high]").forEach((fieldset) => {
+      const picked = fieldset.querySelector("input:checked");
+      takers[fieldset.dataset.high] = picked ? picked.value : rest;
+      fieldset.querySelectorAll("label.chip").forEach((chip) => chip.classList.toggle("rest-takes", !picked && chip.dataset.seat === rest));
+    });
+    const blackCards = parseInt(form.dataset.blackCards, 10);
+    // before the table has counted anything, the rest holds every card: no points to show
+    // yet (the rules refuse such a deal), and no shoot to announce
+    const typed = [...form.querySelectorAll("input.count")].some((input) => !input.readOnly && input.value.trim() !== "")
+      || form.querySelector("fieldset[data-high] input:checked") !== null;
+    let allBlacks = null;
+    // a row left blank (not the rest's) is a row still to fill: the rules refuse it, so it
+    // shows no points yet rather than a 0 the deal would never be recorded with
+    const blank = new Set();
+    form.querySelectorAll("tr[data-seat]").forEach((row) => {
+      const seat = row.dataset.seat;
+      const picked = form.querySelector(`fieldset[data-high] input[value="${seat}"]:checked`);
+      if (seat !== rest && !picked && [...row.querySelectorAll("input.count")].every((input) => input.value.trim() === "")) blank.add(seat);
+      let points = 0;
+      let blacks = 0;
+      let readable = true;
+      row.querySelectorAll("input.count").forEach((input) => {
+        const text = input.value.trim();
+        if (text !== "" && !/^\d+$/.test(text)) { readable = false; return; }
+        const count = text === "" ? 0 : parseInt(text, 10);
+        points += count * values.counts[input.dataset.key];
+        if (values.black.includes(input.dataset.key)) blacks += count;
+      });
+      Object.entries(takers).forEach(([card, taker]) => {
+        if (taker === seat) { points += values.high[card]; blacks += 1; }
+      });
+      form.querySelector(`output[data-points-for="${seat}"]`).textContent = !typed || blank.has(seat) ? "–" : readable ? String(points) : "…";
+      if (typed && readable && blacks === blackCards) allBlacks = seat;
+    });
+    form.querySelectorAll("[data-shoot-note]").forEach((note) => { note.hidden = note.dataset.shootNote !== allBlacks; });
+    // a shoot scores as the rules have it (0 for the taker, the deal's total for the rest),
+    // not as the cards count: the line shows what will be recorded
+    const shoot = allBlacks !== null && values.shoot && values.shoot[Number(allBlacks)];
+    if (shoot) {
+      shoot.forEach((points, seat) => {
+        if (!blank.has(String(seat))) form.querySelector(`output[data-points-for="${seat}"]`).textContent = String(points);
+      });
+    }
+  }
+
+  // app.js asks each time the form is shown or a box changes, before it marks the last box
+  // to type in: the rest's row, filled in here, is not one
+  document.addEventListener("companion:entry", (event) => {
+    const form = event.target;
+    if (!form.matches || !form.matches("form.deal-form[data-mode=cards]")) return;
+    updateRest(form);
+    updateCardPoints(form);
+  });
+
+  // --- a deal checked as the server would, with the rules' numbers and sentences ----------
+
+  // python's int() reads a sign and underscores between digits
+  const WHOLE = /^[+-]?\d+(_\d+)*$/;
+  const whole = (text) => parseInt(text.replace(/_/g, ""), 10);
+
+  function checkPoints(form, checks, submitter, {fill, formatted}) {
+    const say = checks.say;
+    const errors = {};
+    const raw = [];
+    checks.players.forEach((name, seat) => {
+      const field = `points-${seat}`;
+      const text = form.elements[field].value;
+      const cleaned = text.trim().replace(/\u2212/g, "-");
+      const digits = cleaned.replace(/^[+-]+/, "");
+      if (!cleaned) errors[field] = fill(say.missing, {name});
+      else if (digits.length > checks.digits && /^\d+$/.test(digits)) errors[field] = fill(say.too_long, {name});
+      // the text as typed, its first 20 characters: the sentence has the quotes around it
+      else if (!WHOLE.test(cleaned)) errors[field] = fill(say.not_whole, {name, text: Array.from(text.trim()).slice(0, 20).join("")});
+      else raw[seat] = whole(cleaned);
+    });
+    if (Object.keys(errors).length) return {errors};
+    raw.forEach((points, seat) => {
+      const name = checks.players[seat];
+      if (Math.abs(points) >= 10 ** checks.digits) errors[`points-${seat}`] = fill(say.too_long, {name});
+      else if (points < checks.least || points > checks.most) errors[`points-${seat}`] = fill(say.impossible, {name, points: formatted(points)});
+    });
+    if (Object.keys(errors).length) return {errors};
+    const total = raw.reduce((sum, points) => sum + points, 0);
+    if (total !== checks.deal_total) {
+      const seat = checks.shoot_scores.findIndex((row) => row.every((points, at) => points === raw[at]));
+      return {errors: {total: seat >= 0 ? fill(say.as_scores, {name: checks.players[seat]}) : fill(say.sum, {total: formatted(total)})}};
+    }
+    const answered = submitter && submitter.name === "shoot";
+    if (checks.shoot_threshold !== null && !answered) {
+      const seats = raw.map((points, seat) => (points >= checks.shoot_threshold ? seat : -1)).filter((seat) => seat >= 0);
+      if (seats.length) return {question: seats};
+    }
+    return null;
+  }
+
+  function checkCards(form, checks, {fill, formatted}) {
+    const say = checks.say;
+    const errors = {};
+    const chosen = form.querySelector("input[name=rest]:checked");
+    const rest = chosen && chosen.value !== "none" ? Number(chosen.value) : null;
+    const totals = {};
+    // a row left blank is a row missed, not a player who took nothing; with only the high
+    // blacks scored, an untouched form would give the rest all of them (parse_cards)
+    const others = checks.players.map((name, seat) => seat).filter((seat) => seat !== rest);
+    const highTaken = (seat) => checks.high_blacks.some((card) => {
+      const taken = form.querySelector(`input[name="high-${card}"]:checked`);
+      return taken && (seat === null || taken.value === String(seat));
+    });
+    if (checks.counts.length) {
+      others.forEach((seat) => {
+        const typed = checks.counts.some(([key]) => (form.elements[`${key}-${seat}`].value || "").trim() !== "");
+        if (!typed && !highTaken(seat)) errors[`${checks.counts[0][0]}-${seat}`] = fill(say.row_blank, {name: checks.players[seat]});
+      });
+    } else if (rest !== null && others.length && !highTaken(null)) {
+      return {errors: {[`high-${checks.high_blacks[0]}`]: fill(say.nothing_counted, {name: checks.players[others[0]]})}};
+    }
+    checks.players.forEach((name, seat) => {
+      checks.counts.forEach(([key, most]) => {
+        totals[key] = totals[key] || 0;
+        if (seat === rest) return;
+        const field = `${key}-${seat}`;
+        const text = (form.elements[field].value || "").trim();
+        if (text && !WHOLE.test(text)) { errors[field] = fill(say.count_not_a_number[key], {name}); return; }
+        const value = text ? whole(text) : 0;
+        if (value < 0 || value > most) errors[field] = fill(say.count_out_of_range[key], {name});
+        totals[key] += value;
+      });
+    });
+    checks.high_blacks.forEach((card) => {
+      if (!form.querySelector(`input[name="high-${card}"]:checked`) && rest === null) errors[`high-${card}`] = say.high_untaken[card];
+    });
+    if (Object.keys(errors).length) return {errors};
+    for (const [key, most] of checks.counts) {
+      if (rest !== null && totals[key] > most) return {errors: {[`${key}-total`]: fill(say.others_took[key], {taken: formatted(totals[key])})}};
+      if (rest === null && totals[key] !== most) errors[`${key}-total`] = fill(say.deck_count[key], {total: formatted(totals[key])});
+    }
+    return Object.keys(errors).length ? {errors} : null;
+  }
+
+  function check(form, submitter, tools) {
+    const checks = JSON.parse(form.dataset.checks);
+    return form.dataset.mode === "cards" ? checkCards(form, checks, tools) : checkPoints(form, checks, submitter, tools);
+  }
+
+  // each message where the server's page puts it, so it reads and goes the same way
+  function showProblems(form, errors, {problem}) {
+    let after = form.querySelector("label.dealer-pick");
+    const place = (field, control, message) => {
+      if (field.startsWith("points-")) control.after(message);
+      else if (field === "total") form.querySelector(".sum").after(message);
+      else if (field.startsWith("high-")) control.append(message);
+      else { after.after(message); after = message; }
+    };
+    // in the order the server's page lists them: by kind of card, its total before each player's
+    const order = [];
+    if (form.dataset.mode === "cards") {
+      const checks = JSON.parse(form.dataset.checks);
+      checks.counts.forEach(([key]) => { order.push(`${key}-total`, ...checks.players.map((name, seat) => `${key}-${seat}`)); });
+    }
+    const rank = (field) => (order.includes(field) ? order.indexOf(field) : order.length);
+    Object.entries(errors).sort((a, b) => rank(a[0]) - rank(b[0])).forEach(([field, text]) => {
+      const control = field.startsWith("high-") ? form.querySelector(`fieldset[data-high="${field.slice(5)}"]`)
+        : field.endsWith("-total") || field === "total" ? null : form.elements[field];
+      place(field, control, problem(field, text, control));
+    });
+  }
+
+  // points that allow a shoot: the question the server's page asks, of these seats only
+  function ask(form, seats) {
+    const question = form.querySelector("template.offline-question").content.firstElementChild.cloneNode(true);
+    question.querySelectorAll("[data-seat]").forEach((part) => { if (!seats.includes(Number(part.dataset.seat))) part.remove(); });
+    form.querySelector(".points").after(question);
+    form.querySelectorAll("button.big").forEach((button) => { button.hidden = true; });
+    question.scrollIntoView({block: "nearest"});
+  }
+
+  // each player's points, as typed or as the cards counted them
+  function entered(form) {
+    const players = JSON.parse(form.dataset.checks).players;
+    const values = players.map((name, seat) => (form.dataset.mode === "cards"
+      ? form.querySelector(`output[data-points-for="${seat}"]`).textContent
+      : form.elements[`points-${seat}`].value.trim()));
+    return {shown: players.map((name, seat) => `${name}\u00a0${values[seat]}`), values};
+  }
+
+  // --- the deal card while deals wait on the phone ------------------------------------
+
+  // the deals waiting are rows of the deals table; the card and the form move on to the
+  // deal after them, its dealer and pass from the <template data-deal> the server sent
+  function moveOn(game, waiting, said, {about, element, fill, formatted, newId, clearProblems}) {
+    const recorded = Number(about(game).recorded);
+    game.querySelector(".as-of").hidden = !waiting.length;
+    const card = game.querySelector(".deals-card");
+    card.hidden = !recorded && !waiting.length;
+    card.querySelector(".waiting-hint").hidden = !waiting.length;
+    const body = card.querySelector("tbody");
+    body.querySelectorAll("tr.offline-row").forEach((row) => row.remove());
+    waiting.forEach((entry) => {
+      const row = element("tr", `offline-row ${entry.status}`);
+      const head = element("th", "", formatted(entry.number));
+      head.scope = "row";
+      head.append(" ", element("span", "badge", entry.status === "refused" ? said.refused_word : said.waiting_word));
+      row.append(head, ...entry.values.map((value) => element("td", "", value)));
+      body.prepend(row);
+    });
+    const form = game.querySelector("form.deal-form");
+    if (!form) return;
+    const next = waiting.length ? waiting[waiting.length - 1].number + 1 : Number(about(game).next);
+    if (form.elements.number.value === String(next)) return;
+    form.elements.number.value = String(next);
+    form.elements.submission.value = newId();
+    const template = game.querySelector(`template[data-deal="${next}"]`);
+    const head = game.querySelector(".deal-head");
+    if (template) head.replaceChildren(template.content.cloneNode(true));
+    else head.replaceChildren(Object.assign(element("h2", "", fill(said.deal, {number: formatted(next)})), {id: "next-deal-title"}), element("p", "", said.unknown));
+    const record = fill(said.record, {number: formatted(next)});
+    form.querySelector("#deal-form-title").textContent = record;
+    form.querySelectorAll("button.big").forEach((button) => { button.textContent = record; button.hidden = false; });
+    clearProblems(form);
+    clearForm(form, template ? template.dataset.dealer : "none");
+  }
+
+  function clearForm(form, dealer) {
+    form.querySelectorAll(".question, .discard").forEach((part) => part.remove());
+    form.querySelectorAll("input[type=text]").forEach((input) => { input.value = ""; });
+    form.querySelectorAll("input[type=radio][name^=high-]").forEach((input) => { input.checked = false; });
+    const rest = form.querySelector(`input[name=rest][value="${dealer}"]`) || form.querySelector("input[name=rest][value=none]");
+    if (rest) rest.checked = true;
+    form.dispatchEvent(new Event("change", {bubbles: true}));
+  }
+
+  window.companionKinds = window.companionKinds || {};
+  window.companionKinds.black_spy = {check, showProblems, ask, entered, moveOn};
+})();
