@@ -73,13 +73,18 @@ def create_app(test_config: dict[str, Any] | None = None, kinds: Sequence[GameKi
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
     from . import registry, web
-    from .store.base import db, migrate
+    from .store.base import db, engine_options, migrate, release_session
     from .store.sqlite import configure_sqlite
     from .web import routing
     from .web.extensions import compress, csrf, htmx
 
     routing.init_app(app)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+        **engine_options(app.config["SQLALCHEMY_DATABASE_URI"]),
+        **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
+    }
     db.init_app(app)
+    app.teardown_appcontext(release_session)
     # batch mode lets alembic alter tables on sqlite, which has no ALTER COLUMN
     migrate.init_app(app, db, directory=str(paths.MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)

@@ -6,12 +6,14 @@ empty database.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import click
+from flask import Flask
 from flask.cli import FlaskGroup, with_appcontext
 from flask_migrate import upgrade
 from sqlalchemy.engine import URL
@@ -19,7 +21,7 @@ from sqlalchemy.engine import URL
 from . import create_app
 from .exchange.reading import ImportRefused, parse_file, read_json
 from .exchange.writing import every_game, export_chunks
-from .paths import private_files
+from .paths import low_disk, private_files
 from .store.base import db
 from .store.games import Game
 
@@ -81,6 +83,7 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy: the app itself, to hand to the server
     secure = https_port_option(https_port)
     upgrade(directory=app.extensions["migrate"].directory)
+    _warn_of_low_disk(app)
     material = None
     if secure is not None:
         try:
@@ -97,6 +100,19 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
     click.echo(granian.banner(host, port, secure, material))
     sys.stdout.flush()
     sys.exit(granian.run(app.instance_path, host, port, secure, material, threads=threads, workers=workers))
+
+
+def _warn_of_low_disk(app: Flask) -> None:
+    folders = [Path(app.instance_path)]
+    url = db.engine.url
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        folders.append(Path(url.database).resolve().parent)
+    for folder, free in low_disk(*dict.fromkeys(folders)):
+        click.echo(
+            f"Warning: the disk holding {folder} has only {free // (1024 * 1024)} MB free. "
+            "When it is full, the table's entries cannot be saved (each phone keeps them and waits).",
+            err=True,
+        )
 
 
 @main.command("export")
@@ -152,7 +168,7 @@ def write_whole(path: Path, chunks: Iterable[str]) -> None:
         private_files(partial)
         os.replace(partial, path)
     except OSError as error:
-        raise click.ClickException(f"Could not write {path}: {error.strerror or error}. Nothing was written.") from None
+        raise click.ClickException(f"{_could_not_write(path, error)} Nothing was written.") from None
     finally:
         partial.unlink(missing_ok=True)
 
@@ -220,8 +236,8 @@ def backup_command(file: Path) -> None:
             # made beside the file and put in its place once whole, open to its owner alone
             partial = file.with_name(f".{file.name}.partial")
             partial.unlink(missing_ok=True)
-            os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             try:
+                os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
                 target = sqlite3.connect(partial)
                 try:
                     with target:
@@ -230,6 +246,15 @@ def backup_command(file: Path) -> None:
                     target.close()
                 private_files(partial)
                 os.replace(partial, file)
+            except sqlite3.OperationalError as error:
+                # the copy's side: its disk full (a source only read is never "full")
+                if error.sqlite_errorcode & 0xFF != SQLITE_FULL:
+                    raise
+                raise click.ClickException(
+                    f"{_could_not_write(file, OSError(errno.ENOSPC, 'No space left on device'))} Nothing was backed up."
+                ) from None
+            except OSError as error:
+                raise click.ClickException(f"{_could_not_write(file, error)} Nothing was backed up.") from None
             finally:
                 partial.unlink(missing_ok=True)
         except sqlite3.DatabaseError as error:
@@ -246,6 +271,16 @@ def backup_command(file: Path) -> None:
     counted = _Counted(every_game())
     write_whole(file, export_chunks(counted))
     click.echo(f"Backed up {counted.count} game(s) to {file} (companion/1).")
+
+
+# SQLite's result code for "database or disk is full"
+SQLITE_FULL = 13
+
+
+def _could_not_write(path: Path, error: OSError) -> str:
+    if error.errno == errno.ENOSPC:
+        return f"The disk holding {path.parent} is full ({error.strerror or 'No space left on device'}): {path} could not be written."
+    return f"Could not write {path}: {error.strerror or error}."
 
 
 def _has_companion_tables(tables: Callable[[], set[str]], url: URL) -> None:

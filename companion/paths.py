@@ -54,3 +54,23 @@ def _narrow(path: Path, mode: int) -> None:
             os.chmod(path, mode)
     except (FileNotFoundError, PermissionError):
         pass
+
+
+# below this, `companion serve` warns at start: a night's games take a few MB, a database's
+# journal and an export some more, and a disk that fills refuses every entry (a 507)
+LOW_DISK_BYTES = 100 * 1024 * 1024
+
+
+def low_disk(*folders: Path) -> list[tuple[Path, int]]:
+    """Each of these folders whose disk has less than LOW_DISK_BYTES free, with the bytes free."""
+    import shutil
+
+    low = []
+    for folder in folders:
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            continue  # a folder not there yet: nothing to say of its disk
+        if free < LOW_DISK_BYTES:
+            low.append((folder, free))
+    return low

@@ -19,6 +19,7 @@ def init_app(app: Flask) -> None:
         errors,
         exchange,
         freshness,
+        health,
         history,
         home,
         i18n,
@@ -43,7 +44,7 @@ def init_app(app: Flask) -> None:
     # limits the passcode alone), and its check was a tenth of that answer's time
     limiter.init_app(app)
     i18n.init_app(app, str(paths.TRANSLATIONS))
-    for blueprint in (home.bp, exchange.bp, history.bp, watch.bp, pwa.bp, trust.bp):
+    for blueprint in (home.bp, exchange.bp, history.bp, watch.bp, pwa.bp, trust.bp, health.bp):
         app.register_blueprint(blueprint)
     app.add_template_global(registry.of, "kind_of")
     app.add_template_global(registry.every, "every_kind")

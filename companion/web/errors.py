@@ -7,15 +7,16 @@ from typing import Any
 
 from flask import Flask, Response, abort, make_response, redirect, render_template, request
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import DataError, OperationalError, StatementError
+from sqlalchemy.exc import DataError, DBAPIError, StatementError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, SecurityError
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..rules import N_
 from ..store.base import db
-from ..store.sqlite import is_busy
+from ..store.outages import Outage, outage_of
 from .extensions import htmx
+from .health import healthz
 
 MESSAGES = {
     400: N_("The companion could not read that request."),
@@ -24,6 +25,32 @@ MESSAGES = {
     408: N_("What was sent stopped arriving before it was complete, so nothing was saved. Try again."),
     413: N_("That upload is too large."),
     429: N_("Too many tries. Wait a minute and try again."),
+}
+
+
+# each outage: its status, the seconds a phone waits before it sends again, and its words
+OUTAGES = {
+    Outage.BUSY: (
+        503,
+        2,
+        N_("The scorebook is busy with another table's write. Nothing was saved: try again in a moment."),
+    ),
+    Outage.UNREACHABLE: (
+        503,
+        5,
+        N_(
+            "The server cannot reach its database just now, so nothing was saved. "
+            "Your phone keeps what you entered and sends it when the database answers again."
+        ),
+    ),
+    Outage.DISK_FULL: (
+        507,
+        30,
+        N_(
+            "The server is out of disk space, so nothing was saved. "
+            "Your phone keeps what you entered and sends it once the server has room again."
+        ),
+    ),
 }
 
 
@@ -73,26 +100,35 @@ def init_app(app: Flask) -> None:
         return render_template("error.html", code=400, message=message), 400
 
     @app.errorhandler(SecurityError)
-    def foreign_host(error: SecurityError) -> tuple[str, int, dict[str, str]]:
+    def foreign_host(error: SecurityError) -> BaseResponse | tuple[str, int, dict[str, str]]:
+        # a proxy's health check asks an instance at its own address, not the site's name,
+        # and is answered: it names no host and says nothing but ok or unavailable
+        if request.path == "/healthz" and request.method in ("GET", "HEAD"):
+            return healthz()
         # a Host outside COMPANION_HOSTS: no page can be built for it, and none should
         # carry its name, so the refusal is plain text
         return "This server does not answer to that host name.\n", 400, {"Content-Type": "text/plain; charset=utf-8"}
 
-    @app.errorhandler(OperationalError)
-    def database_busy(error: OperationalError) -> Response:
-        # only "database is locked" is a state to wait out; any other database error is a fault
-        if not is_busy(error):
+    @app.errorhandler(DBAPIError)
+    def database_out(error: DBAPIError) -> Response:
+        # a state to wait out (companion/store/outages.py); any other database error is a fault
+        outage = outage_of(error)
+        if outage is None:
             raise error
-        db.session.rollback()
-        message = N_("The scorebook is busy with another table's write. Nothing was saved: try again in a moment.")
+        try:
+            db.session.rollback()
+        except DBAPIError:
+            db.session().invalidate()  # a connection already gone: the pool makes a new one
+        status, retry_after, message = OUTAGES[outage]
         if htmx:
-            # a small notice swapped in above the page: the form keeps what was typed
-            response = make_response(render_template("_busy.html", message=message), 503)
+            # a small notice swapped in above the page: the form keeps what was typed, and the
+            # phone keeps the entry to send again (static/js/offline-queue.js)
+            response = make_response(render_template("_busy.html", message=message), status)
             response.headers["HX-Retarget"] = "#busy"
             response.headers["HX-Reswap"] = "outerHTML"
         else:
-            response = make_response(render_template("error.html", code=503, message=message), 503)
-        response.headers["Retry-After"] = "2"
+            response = make_response(render_template("error.html", code=status, message=message), status)
+        response.headers["Retry-After"] = str(retry_after)
         return response
 
     @app.errorhandler(DataError)

@@ -425,28 +425,30 @@
     setInterval(checkForChanges, CHANGE_CHECK_MS);
     document.addEventListener("visibilitychange", checkForChanges);
   }
-  // a double tap on Record: the first sends the deal, and the game swapped in puts the next
-  // deal's Record button under the same finger. That second tap would send the new, empty
-  // form, whose refusal covers "Deal 4 recorded." and tells the table the deal failed. So a
-  // deal form swapped in just now, with nothing in it yet, is not sent: the rules would
-  // refuse it anyway (a form with numbers kept in it, or a Spy turn without a spy, goes).
+  // a double tap on Record: the first sends the entry, and the game swapped in puts the next
+  // entry's Record button under the same finger. That second tap would send the new, empty
+  // form, whose refusal covers the news of the first ("… 4 recorded.") and tells the table
+  // it failed. So an entry form swapped in just now, with nothing typed and no choice made
+  // in it yet, is not sent: the rules would refuse it anyway (a form with numbers kept in
+  // it goes, and so does any other form).
   const DOUBLE_TAP_MS = 700;
   let swappedAt = -Infinity;
   document.addEventListener("htmx:afterSwap", () => { swappedAt = performance.now(); });
   const nothingEntered = (form) => boxes(form).every((input) => input.value.trim() === "")
-    && !form.querySelector("fieldset[data-high] input:checked");
+    && [...form.querySelectorAll("input[type=radio], input[type=checkbox]")].every((input) => input.checked === input.defaultChecked);
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (!form.matches || !form.matches("form.deal-form") || performance.now() - swappedAt >= DOUBLE_TAP_MS) return;
+    if (!form.matches || !form.matches(ENTRY) || performance.now() - swappedAt >= DOUBLE_TAP_MS) return;
     if (!nothingEntered(form)) return;
     event.preventDefault();
     event.stopImmediatePropagation();
   }, true);
 
-  // an answer htmx does not swap in (a server fault, an expired form, too many tries) is
-  // said above the page, in the server's own words when its error page has them, so that
-  // a tap on Record never ends in silence. A server that cannot be reached, or a proxy
-  // answering for one that is gone (502, 504), is offline.js's: the deal waits on the phone
+  // an answer htmx does not swap in (a server fault, an expired form, too many tries, a
+  // database out of reach, a full disk) is said above the page, in the server's own words
+  // when its answer has them, so that a tap on Record never ends in silence. A proxy
+  // answering for a server that is gone (502, 504) has no words of ours: offline.js's
+  // status line says the entry waits on the phone, as it does beside a 503 or a 507
   document.addEventListener("htmx:responseError", (event) => {
     const xhr = event.detail.xhr;
     const notice = document.getElementById("busy");
@@ -454,7 +456,9 @@
     let words = "";
     try {
       const page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
-      const said = page.querySelector(".error-card h1");
+      // an error page's heading, or the busy notice an answer for htmx is (every page has
+      // an empty, hidden one of its own)
+      const said = page.querySelector(".error-card h1") || page.querySelector("#busy:not([hidden])");
       words = said ? said.textContent.trim() : "";
     } catch (error) { /* not a page: the sentence below says it */ }
     notice.textContent = words || (document.body.dataset.failed || "").replace("{code}", String(xhr.status));

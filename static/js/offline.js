@@ -38,8 +38,10 @@
   const unreachable = (event) => later((offline) => offline.unreachable(event.detail, submitters.get(event.detail.elt)));
   document.addEventListener("htmx:sendError", unreachable);
   document.addEventListener("htmx:timeout", unreachable);
-  // a proxy in front answers for a server that is gone
-  document.addEventListener("htmx:responseError", (event) => { if ([502, 504].includes(event.detail.xhr.status)) unreachable(event); });
+  // a proxy in front answers for a server that is gone (502, 504), or the server for a
+  // database it cannot use now (503) or a disk that is full (507): the entry waits here
+  const LATER = [502, 503, 504, 507];
+  document.addEventListener("htmx:responseError", (event) => { if (LATER.includes(event.detail.xhr.status)) unreachable(event); });
 
   // the copy of this page the service worker keeps, made new after a change, for a reload offline
   let copying = null;

@@ -4,6 +4,8 @@ const SHELL = {{ shell | tojson }};
 const OFFLINE = {{ offline | tojson }};
 // what a page served from this phone's copy says of itself, in each language
 const KEPT = {{ kept | tojson }};
+// answers that say "not now" rather than "no"
+const LATER = [502, 503, 504, 507];
 // the queue of deals and turns kept on the phone, and its sending (companion.pwa.QUEUE)
 importScripts({{ queue | tojson }});
 
@@ -81,6 +83,9 @@ self.addEventListener("fetch", (event) => {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(request, copy));
         }
+        // the server cannot use its database or its disk now (or a proxy answers for a
+        // server that is gone): the phone's copy of the game, if it has one, beats an error
+        if (LATER.includes(response.status)) return caches.match(request).then((hit) => (hit ? marked(hit) : response));
         return response;
       }).catch(() => caches.match(request).then((hit) => (hit ? marked(hit) : caches.match(OFFLINE))))
     );
