@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages the test suite drives: Chromium for the browser tests,
 # PostgreSQL for the second run of the suite, a Noto font that covers Telugu, OpenSSL
-# (an independent check of the certificates) and Caddy (the app behind a proxy).
+# (an independent check of the certificates), Caddy (the app behind a proxy, and two
+# instances behind one address) and Redis (the passcode's tries those instances share).
 # Run as root (CI is); does nothing when all are present.
 set -euo pipefail
 missing=()
@@ -10,6 +11,7 @@ dpkg -s fonts-noto-core >/dev/null 2>&1 || missing+=(fonts-noto-core)
 ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v caddy >/dev/null 2>&1 || missing+=(caddy)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "The tests need these Debian packages: ${missing[*]} (sudo apt-get install ${missing[*]})" >&2

@@ -47,7 +47,7 @@ class Server:
 
     folder: Path
     port: int
-    database_url: str | None = None  # an empty database; `serve` migrates it
+    database_url: str | None = None  # none: a new SQLite file in the folder; `serve` migrates whatever it is given
     process: subprocess.Popen | None = None
     https_port: int | None = None  # the secure listener beside the plain one; none unless asked
     extra_env: dict[str, str] | None = None
@@ -126,9 +126,10 @@ class Server:
 class Phone:
     """One phone's browser: its own cookies, no redirects followed."""
 
-    def __init__(self, base: str, context: ssl.SSLContext | None = None) -> None:
+    def __init__(self, base: str, context: ssl.SSLContext | None = None, jar: http.cookiejar.CookieJar | None = None) -> None:
         self.base = base
-        self.jar = jar = http.cookiejar.CookieJar()
+        # another phone's jar: the same phone asking at another address (another instance)
+        self.jar = jar = jar if jar is not None else http.cookiejar.CookieJar()
 
         class NoRedirect(urllib.request.HTTPRedirectHandler):
             def redirect_request(self, *args, **kwargs):

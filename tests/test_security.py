@@ -142,6 +142,14 @@ def test_passcode_attempts_are_rate_limited(private: Flask) -> None:
     assert statuses[5:] == [429, 429]
 
 
+def test_a_table_signing_in_together_from_one_network_is_never_paused(private: Flask) -> None:
+    # eight phones behind one address type the passcode right, with a slip among them
+    statuses = [private.test_client().post("/passcode", data={"passcode": "open sesame"}).status_code for _ in range(8)]
+    statuses.append(private.test_client().post("/passcode", data={"passcode": "open sesam"}).status_code)
+    statuses += [private.test_client().post("/passcode", data={"passcode": "open sesame"}).status_code for _ in range(4)]
+    assert statuses == [303] * 8 + [401] + [303] * 4
+
+
 def test_the_pause_after_too_many_wrong_tries_says_how_long_and_for_whom(private: Flask) -> None:
     client = private.test_client()
     for n in range(5):
