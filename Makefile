@@ -48,6 +48,10 @@ messages: install
 serve: install translations
 	HOST=$(HOST) PORT=$(PORT) HTTPS_PORT=$(HTTPS_PORT) $(BIN)/companion serve
 
+# the tests start `companion serve` processes by the dozen: each reads the package's
+# compiled files, instead of compiling every module again, when they can be written
+unexport PYTHONDONTWRITEBYTECODE
+
 # parallel test workers (pytest-xdist); TEST_WORKERS=0 runs the suite in this one process
 TEST_WORKERS ?= 2
 
@@ -59,9 +63,13 @@ test: install-test translations lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 	scripts/with-postgres.sh $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
-# the inner loop: lint, then every test that needs no browser and no PostgreSQL (SQLite only)
+# the inner loop: lint, then every test that needs no browser and no PostgreSQL (SQLite only).
+# Three workers on two cores, a test file to each: many of these tests wait on server
+# processes, which a module's tests share, and a third worker fills that wait (79 s, against
+# 94 s for two workers taking tests one by one; docs/benchmarks.md)
+CHECK_WORKERS ?= 3
 check: install-test translations lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadfile -m "not browser" $(PYTEST_ARGS)
 
 # the style of the whole tree (ruff: lint and format), the package's types (mypy --strict)
 # and its layers (import-linter), as pyproject.toml configures them

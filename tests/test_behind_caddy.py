@@ -40,7 +40,7 @@ def behind_caddy(tmp_path: Path, sqlite_databases: Databases) -> Iterator[tuple[
     app = Server(
         tmp_path / "instance",
         free_port(),
-        sqlite_databases.empty(),
+        sqlite_databases.fresh(),
         extra_env={"COMPANION_PROXY": "1", "COMPANION_HOSTS": "localhost"},
     ).start()
     port = free_port()

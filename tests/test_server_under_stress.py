@@ -18,7 +18,7 @@ from tests.servers import Phone, Server, free_port
 
 @pytest.fixture
 def server(tmp_path: Path, databases: Databases) -> Iterator[Server]:
-    running = Server(tmp_path / "instance", free_port(), databases.empty()).start()
+    running = Server(tmp_path / "instance", free_port(), databases.fresh()).start()
     yield running
     running.stop()
 

@@ -35,7 +35,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory, sqlite_databases: Databases
     """One server at both addresses for the tests that leave it running: each starts games of
     its own, and a start-up costs a second or two."""
     folder = tmp_path_factory.mktemp("shared") / "instance"
-    running = Server(folder, free_port(), sqlite_databases.empty(), https_port=free_port()).start()
+    running = Server(folder, free_port(), sqlite_databases.fresh(), https_port=free_port()).start()
     yield running
     running.stop()
 
@@ -109,7 +109,7 @@ def test_a_club_of_phones_each_keeping_its_connection_open_leaves_room_for_the_n
 ) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * KEPT_OPEN)), hard))
-    server = Server(tmp_path / "instance", free_port(), sqlite_databases.empty()).start()
+    server = Server(tmp_path / "instance", free_port(), sqlite_databases.fresh()).start()
     phones: list[socket.socket] = []
     try:
         # each phone asks once and keeps its connection, as a browser polling a game does
@@ -128,7 +128,7 @@ def test_a_club_of_phones_each_keeping_its_connection_open_leaves_room_for_the_n
 
 
 def test_with_https_port_off_there_is_only_the_plain_address(tmp_path: Path, sqlite_databases: Databases) -> None:
-    server = Server(tmp_path / "instance", free_port(), sqlite_databases.empty()).start()
+    server = Server(tmp_path / "instance", free_port(), sqlite_databases.fresh()).start()
     try:
         assert get(f"{server.url}/")[0] == 200
         printed = (server.folder / "server.log").read_text()

@@ -26,7 +26,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Iterator[Server]:
     """One server for the browser tests of each test worker: every test makes games of its
     own, and none may count on a database that only it wrote to (``own_server`` for that)."""
-    running = Server(tmp_path_factory.mktemp("server"), free_port(), databases.empty()).start()
+    running = Server(tmp_path_factory.mktemp("server"), free_port(), databases.fresh()).start()
     yield running
     running.stop()
 
@@ -34,7 +34,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> It
 @pytest.fixture
 def own_server(tmp_path: Path, databases: Databases) -> Iterator[Server]:
     """A server this test alone uses, and may stop."""
-    running = Server(tmp_path / "instance", free_port(), databases.empty()).start()
+    running = Server(tmp_path / "instance", free_port(), databases.fresh()).start()
     yield running
     running.stop()
 
