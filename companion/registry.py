@@ -7,7 +7,8 @@ import ask this registry, never ``if kind == …``: adding a kind is its folder 
 in ``create_app`` (the README says what the folder holds).
 
 A kind's templates folder (``templates/<folder>/``) holds ``_line.html`` (one game in a
-list), ``_game.html`` (the game as the follow page shows it), ``_new.html`` (its tab of
+list), ``_game.html`` (the game as the follow page shows it, its latest entries only),
+``all.html`` (every entry, for the follow page's link to them), ``_new.html`` (its tab of
 the new-game page) and ``_player_stats.html`` (a player's figures in its games).
 """
 

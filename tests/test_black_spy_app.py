@@ -354,7 +354,8 @@ def test_a_post_without_a_csrf_token_is_refused(database_url: str) -> None:
 def test_htmx_gets_the_game_fragment_and_a_browser_the_whole_page(client: FlaskClient) -> None:
     game_id = start_game(client)
     fragment = client.get(f"/black-spy/{game_id}", headers={"HX-Request": "true"})
-    assert fragment.get_data(as_text=True).lstrip().startswith('<div id="game" hx-target="this" hx-swap="outerHTML" ')
+    # the next deal's card in its own place, the game's other regions out of band
+    assert fragment.get_data(as_text=True).lstrip().startswith('<div id="game-now" hx-target="this" hx-swap="outerHTML" ')
     assert "HX-Request" in [value.strip() for value in fragment.headers["Vary"].split(",")]
     whole = client.get(f"/black-spy/{game_id}")
     assert whole.get_data(as_text=True).startswith("<!doctype html>")
@@ -362,13 +363,47 @@ def test_htmx_gets_the_game_fragment_and_a_browser_the_whole_page(client: FlaskC
     assert restore.get_data(as_text=True).startswith("<!doctype html>")
 
 
-def test_a_deal_recorded_through_htmx_returns_the_updated_fragment(client: FlaskClient) -> None:
+def test_a_deal_recorded_through_htmx_answers_with_what_it_changed(client: FlaskClient) -> None:
     game_id = start_game(client)
     response = post_points(client, game_id, [20, 15, 25, 0], htmx=True)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert html.lstrip().startswith('<div id="game"')
+    assert html.lstrip().startswith('<div id="game-now"')
     assert "Deal 1 recorded." in html and "Record deal 2" in html
+    # the standings, the deals, the chart and the undo button come out of band, each whole
+    for region in ("standings", "deals", "chart", "game-actions"):
+        assert re.search(rf'<section id="{region}"[^>]* hx-swap-oob="true"', html), region
+    assert "Undo deal 1" in html
+    # and nothing a deal does not change: the follow panel, the scripts
+    assert "<script" not in html and "follow" not in html.lower().split("game-actions")[-1]
+
+
+def deal_rows(html: str) -> list[str]:
+    """The deal numbers of the deals table in a page, as shown, newest first."""
+    table = html[html.index('<table class="deals">') : html.index("</table>")]
+    return re.findall(r'<th scope="row"><(?:a|span)[^>]*>(\d+)<', table)
+
+
+def test_a_long_game_shows_its_latest_deals_and_every_deal_is_a_tap_away(client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="1000")
+    for _ in range(11):
+        post_points(client, game_id, [20, 15, 25, 0])
+    page = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    assert deal_rows(page) == [str(number) for number in range(11, 3, -1)]
+    assert f'href="/black-spy/{game_id}/all">All 11 deals</a>' in page
+    assert "3 earlier deals are not shown here." in page
+    every = client.get(f"/black-spy/{game_id}/all").get_data(as_text=True)
+    assert deal_rows(every) == [str(number) for number in range(11, 0, -1)]
+    # each opens its edit page, as on the game page
+    assert f'href="/black-spy/{game_id}/deals/1/edit"' in every
+    # a short game shows them all, with no link
+    short = start_game(client)
+    post_points(client, short, [20, 15, 25, 0])
+    assert "/all" not in client.get(f"/black-spy/{short}").get_data(as_text=True)
+
+
+def test_every_deal_of_an_unknown_game_is_not_found(client: FlaskClient) -> None:
+    assert client.get("/black-spy/nosuchgame/all").status_code == 404
 
 
 def test_the_cards_form_is_one_tap_away(client: FlaskClient) -> None:

@@ -1,6 +1,6 @@
-"""A game's page, and its deals table and chart, are rendered once per version of the game
-for every phone, and never show a score older than the game's (companion/parts.py,
-companion/freshness.py); a kept page carries the token and form id of the phone it is sent to."""
+"""A game's page is rendered once per version of the game for every phone, and never shows
+a score older than the game's (companion/web/freshness.py, companion/web/parts.py); a kept
+page carries the token and form id of the phone it is sent to."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import re
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
-from companion.web import parts
 from companion.web.parts import Kept
 from tests.helpers import make_app, post_points, start_game
 
@@ -39,80 +38,6 @@ def test_the_table_shows_every_write_at_once_a_deal_an_edit_and_an_undo(client: 
     # and the answer htmx swaps in after a deal carries that deal
     swapped = post_points(client, game_id, [5, 5, 5, 45], htmx=True).get_data(as_text=True)
     assert '<span class="score">45' in swapped
-
-
-def running_totals(client: FlaskClient, game_id: str) -> list[list[str]]:
-    """Each row's running totals, newest first."""
-    html = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
-    body = html.split('<table class="deals">', 1)[1].split("</table>", 1)[0]
-    return [re.findall(r'<span class="running">(-?\d+)', row) for row in body.split("<tr>")[2:]]
-
-
-def test_a_new_deal_renders_its_own_row_alone_and_an_edit_renews_every_row_after_it(client: FlaskClient) -> None:
-    game_id = start_game(client)
-    for points in ([20, 15, 25, 0], [10, 10, 10, 30], [0, 30, 15, 15]):
-        post_points(client, game_id, points)
-    assert running_totals(client, game_id)[0] == ["30", "55", "50", "45"]
-    # counted from empty: rows other tests kept would be dropped, oldest first, as these come
-    # in; the page and its parts are dropped too, so that this look renders each row again
-    parts._rows.clear()
-    parts._parts.clear()
-    client.application.extensions["companion.pages"].clear()
-    running_totals(client, game_id)
-    kept = len(parts._rows)
-    post_points(client, game_id, [15, 15, 15, 15])
-    assert running_totals(client, game_id) == [
-        ["45", "70", "65", "60"],
-        ["30", "55", "50", "45"],
-        ["30", "25", "35", "30"],
-        ["20", "15", "25", "0"],
-    ]
-    assert len(parts._rows) == kept + 1
-    # deal 1 changed: every running total after it changes, and so does each row kept before
-    client.post(
-        f"/black-spy/{game_id}/deals/1/edit",
-        data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "25", "points-3": "20"},
-    )
-    assert running_totals(client, game_id) == [
-        ["25", "70", "65", "80"],
-        ["10", "55", "50", "65"],
-        ["10", "25", "35", "50"],
-        ["0", "15", "25", "20"],
-    ]
-    assert len(parts._rows) == kept + 5
-
-
-def test_phones_reading_one_version_share_one_rendering_and_each_language_its_own(app: Flask, client: FlaskClient) -> None:
-    game_id = start_game(client)
-    post_points(client, game_id, [20, 15, 25, 0])
-    rendered: list[str] = []
-
-    def note(_app: Flask, template, context) -> None:
-        rendered.append(template.name)
-
-    template_rendered.connect(note, app)
-    try:
-        phones = [app.test_client() for _ in range(3)]
-        for phone in phones:
-            assert phone.get(f"/black-spy/{game_id}").status_code == 200
-        assert rendered.count("black_spy/_progress.html") == 1, rendered
-        spanish = client.get(f"/black-spy/{game_id}", headers={"Accept-Language": "es"}).get_data(as_text=True)
-        assert rendered.count("black_spy/_progress.html") == 2
-        assert '<h2 id="deals-title">Manos <span class="meta">la más reciente, arriba</span>' in spanish
-        # a follower's copy has no edit links: it is a part of its own
-        follow = re.search(
-            r'href="https?://[^"]*(/watch/[A-Za-z0-9]+)"', client.get(f"/black-spy/{game_id}").get_data(as_text=True)
-        ).group(1)
-        followed = client.get(follow).get_data(as_text=True)
-        assert "/deals/1/edit" not in followed and '<span class="score">25' in followed
-        assert rendered.count("black_spy/_progress.html") == 3
-        # a new deal is a new version: rendered again, once
-        post_points(client, game_id, [10, 10, 10, 30])
-        for phone in phones:
-            assert '<span class="score">30' in phone.get(f"/black-spy/{game_id}").get_data(as_text=True)
-        assert rendered.count("black_spy/_progress.html") == 4
-    finally:
-        template_rendered.disconnect(note, app)
 
 
 def form_fields(html: str) -> tuple[str, str]:

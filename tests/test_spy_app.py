@@ -121,8 +121,11 @@ def test_a_three_player_game_is_played_through_the_pages_to_the_last_player_stan
     response = take_turn(client, game_id, "2:6", "bomb", htmx=True)
     assert response.status_code == 200
     fragment = response.get_data(as_text=True)
-    assert fragment.lstrip().startswith('<div id="spy-game"')
+    assert fragment.lstrip().startswith('<div id="spy-now"')
     assert "<html" not in fragment
+    # with the turn log and the undo button out of band, each whole
+    assert re.search(r'<details id="turns"[^>]* hx-swap-oob="true"', fragment)
+    assert re.search(r'<section id="spy-actions"[^>]* hx-swap-oob="true"', fragment) and "Undo turn 2" in fragment
     assert "Ben found one of Cy's bombs: tssss! It is lit." in text(fragment)
     assert "Turn 3: Cy's turn" in text(fragment)
     assert "1 of 2 bombs unlit" in text(base_section(fragment, CY))
@@ -914,7 +917,7 @@ def test_a_tracked_rematch_form_that_seats_someone_else_starts_a_game_of_its_own
 
 def turn_log(html: str) -> list[tuple[str, str]]:
     """The turn log's entries as the page lists them: (number, words)."""
-    found = re.search(r'<details class="card turn-log">(.*?)</details>', html, re.S)
+    found = re.search(r'<details id="turns" class="card turn-log"[^>]*>(.*?)</details>', html, re.S)
     if found is None:
         return []
     return [(number, text(words)) for number, words in re.findall(r'<li value="(\d+)">(.*?)</li>', found.group(1), re.S)]

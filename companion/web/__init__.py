@@ -18,12 +18,12 @@ def init_app(app: Flask) -> None:
         assets,
         errors,
         exchange,
+        fragments,
         freshness,
         health,
         history,
         home,
         i18n,
-        parts,
         passcode,
         pwa,
         ratelimits,  # noqa: F401  (registers its storage scheme with limits)
@@ -34,7 +34,6 @@ def init_app(app: Flask) -> None:
 
     assets.init_app(app)
     sharing.init_app(app)
-    parts.init_app(app)
     errors.init_app(app)
     security.init_app(app)
     trust.init_app(app)
@@ -49,3 +48,4 @@ def init_app(app: Flask) -> None:
     app.add_template_global(registry.of, "kind_of")
     app.add_template_global(registry.every, "every_kind")
     app.jinja_env.globals["MAX_NAME_LENGTH"] = MAX_NAME_LENGTH
+    app.jinja_env.globals["LATEST_ROWS"] = fragments.LATEST_ROWS

@@ -8,6 +8,10 @@ from flask import Response, make_response, render_template
 
 from .extensions import htmx
 
+# a game page shows its latest deals, turns or rounds only, the rest a tap away: its
+# elements, and what a write costs the phone, stay the same however long the game
+LATEST_ROWS = 8
+
 
 def page_or_fragment(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
     """Render ``fragment`` for htmx and ``page`` otherwise, varying caches on HX-Request.

@@ -1,11 +1,7 @@
-"""Parts of a game page rendered once per version of the game, for every phone that asks.
-
-A 30-deal game's deals table and chart are most of its page's time: some 2,000 numbers
-and names, each escaped and said in the reader's language. What they show is the game's
-inputs folded by its rules, its players' names and the reader's language, and nothing of
-the phone that asks (no form, no token): so they are kept per worker under every one of
-those. The game's version goes up at every write (an edit and an undo too), so a kept
-part is never a stale score: a write changes the key.
+"""What a game page keeps of itself between phones: a copy per worker of each page made
+(companion/web/freshness.py keeps them under their validator's parts), with the one
+phone's form token and form id cut out and each phone's own put back, and the form id
+every form of one page shares.
 """
 
 from __future__ import annotations
@@ -17,12 +13,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from flask import Flask, current_app, g, render_template, request
+from flask import g
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
-
-from ..store.games import Game
-from .i18n import language
 
 Html = TypeVar("Html", bound=str)
 
@@ -78,48 +70,6 @@ class Kept(Generic[Html]):
         return html
 
 
-# a few hundred tables' worth of parts per worker process
-_parts: Kept[Markup] = Kept(512)
-# and of the rows of their tables (a few hundred tables of 30 to 60 deals, and their
-# followers' copies), some 20 MB at most
-_rows: Kept[Markup] = Kept(50_000, budget=20_000_000)
-
-
-def part_key(template: str, game: Game, readonly: bool) -> tuple[Hashable, ...]:
-    """What a part of ``game``'s page shows besides the game's inputs at one version."""
-    return (
-        current_app.config["RELEASE"],
-        template,
-        game.id,
-        tuple(game.player_names),
-        language(),
-        # the links in it (a deal's edit link) start with the app's own path
-        request.script_root,
-        readonly,
-    )
-
-
-def kept_part(template: str, game: Game, readonly: bool, **context: object) -> Markup:
-    """``template`` rendered with ``game``, ``readonly`` and ``context``, once per version.
-
-    ``context`` must follow from the game as it is at that version (its state, its chart):
-    it is not part of the key.
-    """
-    key = (*part_key(template, game, readonly), game.version)
-    return _parts.get(key, lambda: Markup(render_template(template, game=game, readonly=readonly, **context)))
-
-
-def kept_row(part: tuple[Hashable, ...], *shows: Hashable, caller: Callable[[], str]) -> Markup:
-    """A ``{% call kept_row(part, ...) %}`` block's row, rendered once for what it shows.
-
-    A new version of a game makes its parts again (``kept_part``), but in a long game all
-    of a table's rows but the new deal's show what they showed before: each is kept under
-    its part's key (``part_key``) and ``shows``, which must hold everything else the row
-    shows (a deal's number, dealer, scores and totals). A kept row is never checked again.
-    """
-    return _rows.get((*part, *shows), lambda: Markup(caller()))
-
-
 def submission() -> str:
     """This page's form id, one per page sent: a form sent twice is stored once
     (companion/service.py). Every form of one page shares it."""
@@ -145,9 +95,3 @@ def with_holes(html: str) -> str:
 def filled(html: str) -> str:
     """A kept page with this phone's token and a new form id in its holes."""
     return html.replace(_TOKEN, generate_csrf()).replace(_SUBMISSION, submission())
-
-
-def init_app(app: Flask) -> None:
-    app.add_template_global(kept_part)
-    app.add_template_global(part_key)
-    app.add_template_global(kept_row)

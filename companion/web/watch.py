@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response
+from flask import Blueprint, abort, make_response, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -35,6 +35,18 @@ def show(watch_id: str) -> Response:
     if game is None:
         abort(404)
     return _no_cache(page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)))
+
+
+@bp.get("/watch/<watch_id>/all")
+def everything(watch_id: str) -> Response:
+    """Show every deal, turn or round of a followed game; the follow page shows the latest."""
+    game = db.session.scalar(select(Game).where(Game.watch_id == watch_id))
+    if game is None:
+        abort(404)
+    kind = registry.of(game)
+    back = url_for("watch.show", watch_id=watch_id)
+    html = render_template(kind.template("all.html"), game=game, readonly=True, back=back, **kind.live(game))
+    return _no_cache(make_response(html))
 
 
 @bp.get("/watch/<watch_id>/qr.svg")

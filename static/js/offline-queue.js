@@ -5,8 +5,8 @@
 // gave them. offline.js, on every page that records, loads this when it is needed and hands
 // it the moments htmx would have asked the server.
 //
-// The page marks what this needs. The game's fragment is the parent of its status line,
-// .offline-status[data-offline]: its data-offline names the game's kind, data-game its id,
+// The page marks what this needs. The game's fragment is .game-root (or else the parent of
+// its status line), and the status line .offline-status[data-offline]: its data-offline names the game's kind, data-game its id,
 // data-show its address, data-recorded and data-next how many entries the server holds and
 // the number of the next, data-words the sentences said (the server's, translated). The
 // form that records an entry carries data-entry, and a submission id and a number.
@@ -164,7 +164,7 @@
   let timer = null;
 
   // the game's fragment, whose status line carries what the game is
-  const root = () => { const status = document.querySelector(".offline-status[data-offline]"); return status && status.parentElement; };
+  const root = () => { const status = document.querySelector(".offline-status[data-offline]"); return status && (status.closest(".game-root") || status.parentElement); };
   const about = (game) => game.querySelector(".offline-status").dataset;
   // the form that records an entry
   const ENTRY = "form[data-entry]";
@@ -245,7 +245,9 @@
     const form = entryForm(game);
     const mode = form && form.dataset.mode ? `?mode=${encodeURIComponent(form.dataset.mode)}` : "";
     // htmx comes with the first touch (app.js): a queue sent from an untouched page brings it
-    window.companionHtmx().then((htmx) => htmx.ajax("GET", about(game).show + mode, {target: `#${game.id}`, swap: "outerHTML"})).then(() => {
+    // the game answers htmx with its entry's region (the one with the version), the others out of band
+    const region = game.querySelector(".offline-status").closest("[data-version]") || game;
+    window.companionHtmx().then((htmx) => htmx.ajax("GET", about(game).show + mode, {target: `#${region.id}`, swap: "outerHTML"})).then(() => {
       // the game is the server's again, not the phone's copy
       document.querySelectorAll(".offline-copy").forEach((note) => note.remove());
       if (window.companionKeepCopy) window.companionKeepCopy();
@@ -346,7 +348,7 @@
     const said = words(game);
     news = [fill(said.saved, {number: formatted(entry.number)})];
     // the server's last news ("… 1 recorded.") is old now: this one is the news
-    game.querySelectorAll(":scope > .messages").forEach((old) => { old.hidden = true; });
+    game.querySelectorAll(":scope > .messages, :scope > [data-version] > .messages").forEach((old) => { old.hidden = true; });
     await reread();
     if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
     game.querySelector(".offline-status").scrollIntoView({block: "start"});
@@ -480,9 +482,10 @@
 
   window.companionOffline = {confirm, unreachable, needsConnection, editRefused};
 
-  document.addEventListener("htmx:afterSettle", () => {
+  // once per answer: of the regions an answer swaps (out of band too), the one with the status line
+  document.addEventListener("htmx:afterSettle", (event) => {
     const game = root();
-    if (!game) return;
+    if (!game || !event.target.contains || !event.target.contains(game.querySelector(".offline-status"))) return;
     render();
     carry(game);
   });

@@ -3,7 +3,8 @@
 // the phone, its sending, what the page shows of it) when something waits, when the
 // server cannot be reached, and as soon as the table starts entering something, so that a
 // phone without the service worker has it in its cache before the Wi-Fi drops. The game's
-// fragment is the parent of its status line (.offline-status[data-offline]); the form that
+// fragment (.game-root, or else the parent of its status line .offline-status[data-offline])
+// holds what the queue shows; the form that
 // records an entry carries data-entry. What is a kind's own, offline-queue.js asks of the
 // kind's script (static/js/kinds/), which the kind's pages load.
 (function () {
@@ -16,7 +17,7 @@
   const later = (work) => full().then(work, () => {});
   const ENTRY = "form[data-entry]";
   // the game's fragment on this page, if it records
-  const game = () => { const status = document.querySelector(".offline-status[data-offline]"); return status && status.parentElement; };
+  const game = () => { const status = document.querySelector(".offline-status[data-offline]"); return status && (status.closest(".game-root") || status.parentElement); };
 
   // app.js knows the button pressed where the browser does not say (Safari before 15.4)
   document.addEventListener("submit", (event) => {

@@ -43,7 +43,7 @@ class BlackSpy(GameKind):
             BLACK_SPY_PLAYERS=(bs.STANDARD.min_players, bs.STANDARD.max_players),
             DEFAULT_PRESET=bs.DEFAULT_PRESET.value,
             rematch_first_dealer=bs.rematch_first_dealer,
-            # drawn by black_spy/_progress.html, once per version of a game (companion/web/parts.py)
+            # drawn by black_spy/_progress.html for every page and every write
             score_chart=score_chart,
         )
 

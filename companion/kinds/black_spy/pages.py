@@ -87,7 +87,8 @@ def render_game(
     status: int = 200,
     **form: Any,
 ) -> Response:
-    """The game page, or only its ``#game`` fragment for htmx.
+    """The game page, or for htmx what a write changes: the next deal's card (``#game-now``)
+    and the game's other regions out of band.
 
     It carries what the page needs to go on while the server cannot be reached: the
     next deals' dealer, pass and lead, and the deal checks' numbers and sentences.
@@ -107,7 +108,7 @@ def render_game(
             **form,
         ),
     }
-    return page_or_fragment("black_spy/game.html", "black_spy/_game.html", status, **context)
+    return page_or_fragment("black_spy/game.html", "black_spy/_changed.html", status, **context)
 
 
 def after_write(game: BlackSpyGame, message: str, mode: str = POINTS) -> Response:

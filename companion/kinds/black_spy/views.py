@@ -3,7 +3,7 @@ the rules at a glance. Each view reads its form, asks the service, and answers."
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion import service
@@ -45,6 +45,14 @@ def show(game_id: str) -> Response:
     """Show the next deal, the deal form and the scoreboard."""
     game = load(game_id)
     return pages.render_game(game, game.state(), mode=CARDS if request.args.get("mode") == CARDS else POINTS)
+
+
+@bp.get("/black-spy/<game_id>/all")
+def all_deals(game_id: str) -> str:
+    """Show every deal of a game, each a tap from its edit page; the game page shows the latest."""
+    game = load(game_id)
+    back = url_for("black_spy.show", game_id=game.id)
+    return render_template("black_spy/all.html", game=game, state=game.state(), readonly=False, back=back)
 
 
 @bp.post("/black-spy/<game_id>/deals")

@@ -36,7 +36,8 @@ def form_context(
 def render_game(
     game: ScorepadGame, state: sp.ScorepadState, message: str | None = None, status: int = 200, **form: Any
 ) -> Response:
-    """The pad, or only its ``#pad`` fragment for htmx."""
+    """The pad, or for htmx what a write changes: the next round's form (``#pad-now``) and
+    the pad's other regions out of band."""
     context = {
         "game": game,
         "pad": game.pad,
@@ -44,7 +45,7 @@ def render_game(
         "messages": [*get_flashed_messages(), *([message] if message else [])],
         **form_context(**form),
     }
-    return page_or_fragment("scorepad/game.html", "scorepad/_game.html", status, **context)
+    return page_or_fragment("scorepad/game.html", "scorepad/_changed.html", status, **context)
 
 
 def after_write(game: ScorepadGame, message: str) -> Response:

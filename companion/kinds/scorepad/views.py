@@ -3,7 +3,7 @@ export one. Each view reads its form, asks the service, and answers."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion import service
@@ -42,6 +42,14 @@ def show(game_id: str) -> Response:
     """Show the totals, the next round's form and every round so far."""
     game = load(game_id)
     return pages.render_game(game, game.state())
+
+
+@bp.get("/scorepad/<game_id>/all")
+def all_rounds(game_id: str) -> str:
+    """Show every round of a pad, each a tap from its edit page; the pad's page shows the latest."""
+    game = load(game_id)
+    back = url_for("scorepad.show", game_id=game.id)
+    return render_template("scorepad/all.html", game=game, state=game.state(), readonly=False, back=back)
 
 
 @bp.post("/scorepad/<game_id>/rounds")

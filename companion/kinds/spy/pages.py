@@ -34,7 +34,8 @@ def render_game(
     answers: tuple[rules.Answer, ...] = (),
     seen: rules.SpyState | None = None,
 ) -> Response:
-    """The game page, or only its ``#spy-game`` fragment for htmx.
+    """The game page, or for htmx what a turn changes: the turn card and the bases
+    (``#spy-now``) and the game's other regions out of band.
 
     Without a preview of its own (after a write, a refusal), the turn as it stands:
     the cards each Spy looks at are ready to tap.
@@ -56,7 +57,7 @@ def render_game(
         "Answer": rules.Answer,
         "OutReason": rules.OutReason,
     }
-    return page_or_fragment("spy/game.html", "spy/_game.html", status, **context)
+    return page_or_fragment("spy/game.html", "spy/_changed.html", status, **context)
 
 
 def after_write(game: SpyGame, message: str) -> Response:
@@ -109,12 +110,12 @@ def turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
     return " ".join(sentences)
 
 
-def turn_log(state: rules.SpyState) -> list[tuple[int, str]]:
-    """Each turn so far, numbered, in the words the table was told when it was recorded."""
-    return [
-        (number, turn_message(after, turn))
-        for number, (after, turn) in enumerate(zip(rules.after_each(state), state.turns, strict=True), start=1)
-    ]
+def turn_log(state: rules.SpyState, latest: int | None = None) -> list[tuple[int, str]]:
+    """Each turn so far (or the ``latest`` few), numbered, in the words the table was told
+    when it was recorded."""
+    played = list(zip(rules.after_each(state), state.turns, strict=True))
+    first = 0 if latest is None else max(0, len(played) - latest)
+    return [(number, turn_message(after, turn)) for number, (after, turn) in enumerate(played[first:], start=first + 1)]
 
 
 def _exposed_label(state: rules.SpyState, action: rules.SpyAction) -> str:

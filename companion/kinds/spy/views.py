@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from flask import Blueprint, flash, redirect, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion import service
@@ -114,6 +114,14 @@ def show(game_id: str) -> Response:
     except RulesError as error:
         return pages.render_game(game, state, values=values, errors=error.errors, status=422)
     return pages.render_game(game, state, values=values, **shown)
+
+
+@bp.get("/spy/<game_id>/all")
+def all_turns(game_id: str) -> str:
+    """Show every turn of a game in the words the table was told; the game page shows the latest."""
+    game = load(game_id)
+    back = url_for("spy.show", game_id=game.id)
+    return render_template("spy/all.html", game=game, state=game.state(), readonly=False, back=back)
 
 
 @bp.post("/spy/<game_id>/turns")

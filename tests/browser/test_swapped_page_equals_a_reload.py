@@ -1,0 +1,131 @@
+"""A write answers with what it changed, swapped region by region (out of band): after every
+kind of write the page a phone shows is the page a reload of the same address shows, and
+two phones at one game agree after each other's writes."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.browsing import Server, enter_points, new_game, phone_context, settled
+from tests.browser.test_spy_on_a_phone import new_spy_game
+
+# what each region of a game shows, in order; the news of the write (.messages) is said
+# once and is not on a reload, so it is left out
+SHOWN = """([root, entry]) => [...document.querySelector(root).children].flatMap((region) =>
+  region.matches("[id$=-now]") ? (entry ? [...region.children].filter((part) => !part.matches(".messages")) : []) : [region]
+).map((part) => part.innerText.trim()).filter(Boolean).join("\\n")"""
+
+
+def shown(page: Page, root: str, entry: bool = True) -> str:
+    """What the game's regions show; with ``entry`` false, all but the entry's own (its form,
+    which a refusal leaves with the numbers typed and what is wrong with them)."""
+    settled(page)
+    return page.evaluate(SHOWN, [root, entry])
+
+
+def same_as_a_reload(page: Page, root: str, entry: bool = True) -> None:
+    swapped = shown(page, root, entry)
+    page.reload()
+    page.wait_for_load_state("load")
+    assert shown(page, root, entry) == swapped
+
+
+def accept_next_dialog(page: Page) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())
+
+
+def test_black_spy_after_a_record_an_undo_and_a_refusal_shows_what_a_reload_shows(phone: Page, server: Server) -> None:
+    new_game(phone, server.url, end_value="270")
+    for number in range(1, 11):
+        enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+        phone.get_by_role("button", name=f"Record deal {number}").click()
+        expect(phone.locator(".messages")).to_contain_text(f"Deal {number} recorded.")
+    # past the latest deals shown: the oldest row goes as the new one comes
+    same_as_a_reload(phone, "#game")
+    expect(phone.locator("#deals tbody tr")).to_have_count(8)
+    accept_next_dialog(phone)
+    phone.get_by_role("button", name="Undo deal 10").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 10 undone.")
+    same_as_a_reload(phone, "#game")
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 1})
+    phone.get_by_role("button", name="Record deal 10").click()
+    expect(phone.locator(".deal-form .error").first).to_be_visible()
+    same_as_a_reload(phone, "#game", entry=False)
+    # the deal that ends the game: the form gives way to the game over, the rematch comes
+    enter_points(phone, {"Ana": 0, "Ben": 10, "Cy": 50, "Dee": 0})
+    phone.get_by_role("button", name="Record deal 10").click()
+    expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
+    same_as_a_reload(phone, "#game")
+
+
+def test_two_phones_at_one_black_spy_game_agree_after_each_others_writes(browser: Browser, server: Server) -> None:
+    contexts = [phone_context(browser), phone_context(browser)]
+    first, second = (context.new_page() for context in contexts)
+    url = new_game(first, server.url)
+    second.goto(url)
+    enter_points(first, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    first.get_by_role("button", name="Record deal 1").click()
+    expect(first.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    # the second phone still shows no deal: its deal 1 is refused, and it is shown deal 1 as recorded
+    enter_points(second, {"Ana": 10, "Ben": 10, "Cy": 10, "Dee": 30})
+    second.get_by_role("button", name="Record deal 1").click()
+    expect(second.locator(".messages")).to_contain_text("was just recorded from another phone")
+    assert shown(second, "#game", entry=False) == shown(first, "#game", entry=False)
+    second.get_by_role("button", name="Record deal 2").click()
+    expect(second.locator(".messages")).to_contain_text("Deal 2 recorded.")
+    # the first phone's undo names deal 1, which is no longer the last: refused, and shown deal 2
+    accept_next_dialog(first)
+    first.get_by_role("button", name="Undo deal 1").click()
+    expect(first.locator(".messages")).to_contain_text("nothing was undone")
+    assert shown(first, "#game") == shown(second, "#game")
+    same_as_a_reload(first, "#game")
+    for context in contexts:
+        context.close()
+
+
+def test_a_score_pad_after_a_record_an_undo_and_a_refusal_shows_what_a_reload_shows(phone: Page, server: Server) -> None:
+    phone.goto(f"{server.url}/new?game=scorepad")
+    phone.get_by_role("textbox", name="Which game").fill("Golf")
+    for row, name in enumerate(("Ana", "Ben", "Cy")):
+        phone.get_by_label(f"Player {row + 1} name").fill(name)
+    phone.get_by_role("button", name="Start the pad").click()
+    phone.wait_for_url("**/scorepad/*")
+    for number in range(1, 11):
+        for name, points in (("Ana", 3), ("Ben", 4), ("Cy", 5)):
+            phone.get_by_role("textbox", name=name, exact=True).fill(str(points))
+        phone.get_by_role("button", name=f"Record round {number}").click()
+        expect(phone.get_by_role("button", name=f"Record round {number + 1}")).to_be_visible()
+    same_as_a_reload(phone, "#pad")
+    expect(phone.locator("#rounds tbody tr")).to_have_count(8)
+    accept_next_dialog(phone)
+    phone.get_by_role("button", name="Undo round 10").click()
+    expect(phone.get_by_role("button", name="Record round 10")).to_be_visible()
+    same_as_a_reload(phone, "#pad")
+    phone.get_by_role("textbox", name="Ana", exact=True).fill("many")
+    phone.get_by_role("button", name="Record round 10").click()
+    expect(phone.locator(".pad-form .error").first).to_be_visible()
+    same_as_a_reload(phone, "#pad", entry=False)
+
+
+def test_spy_after_turns_an_undo_and_another_phones_turn_shows_what_a_reload_shows(browser: Browser, server: Server) -> None:
+    contexts = [phone_context(browser), phone_context(browser)]
+    first, second = (context.new_page() for context in contexts)
+    url = new_spy_game(first, server.url, ("Ana", "Ben", "Cy"), 0)
+    second.goto(url)
+    for number in range(1, 11):
+        first.get_by_role("button", name="Record the turn: no spy").click()
+        expect(first.get_by_role("heading", name=re.compile(f"^Turn {number + 1}:"))).to_be_visible()
+    same_as_a_reload(first, "#spy-game")
+    accept_next_dialog(first)
+    first.get_by_role("button", name="Undo turn 10").click()
+    expect(first.get_by_role("heading", name=re.compile("^Turn 10:"))).to_be_visible()
+    same_as_a_reload(first, "#spy-game")
+    # the second phone's page is at turn 1: its turn is refused and it is shown the game as it is
+    second.get_by_role("button", name="Record the turn: no spy").click()
+    expect(second.locator(".messages")).to_be_visible()
+    assert shown(second, "#spy-game") == shown(first, "#spy-game")
+    same_as_a_reload(second, "#spy-game")
+    for context in contexts:
+        context.close()

@@ -1,0 +1,95 @@
+"""A game page shows the latest deals, turns or rounds, the rest a tap away, so that a page
+and what a write swaps stay the same size however long the game (companion/web/fragments.py).
+What a write answers is what it changed: the entry's region in its place, the others out of band."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.web.fragments import LATEST_ROWS
+from tests.helpers import post_points, post_round, start_game, start_pad, start_spy, watch_url
+
+HTMX = {"HX-Request": "true"}
+
+
+def row_numbers(html: str) -> list[int]:
+    """The numbers of the rows a page's table shows, as shown, newest first."""
+    table = html[html.index('<table class="deals">') : html.index("</table>")]
+    return [int(number) for number in re.findall(r'<th scope="row"><(?:a|span)[^>]*>(\d+)<', table)]
+
+
+def turn_numbers(html: str) -> list[int]:
+    found = re.search(r'<(?:details id="turns"|section class="card turn-log")[^>]*>(.*?)</(?:details|section)>', html, re.S)
+    assert found is not None
+    return [int(number) for number in re.findall(r'<li value="(\d+)">', found.group(1))]
+
+
+def elements(html: str) -> int:
+    return len(re.findall(r"<[a-zA-Z]", html))
+
+
+def test_a_long_score_pad_shows_its_latest_rounds_and_every_round_is_a_tap_away(app: Flask, client: FlaskClient) -> None:
+    pad = start_pad(client)
+    for _ in range(LATEST_ROWS + 4):
+        post_round(client, pad, (1, 2, 3))
+    page = client.get(f"/scorepad/{pad}").get_data(as_text=True)
+    assert row_numbers(page) == list(range(LATEST_ROWS + 4, 4, -1))
+    assert f'href="/scorepad/{pad}/all">All {LATEST_ROWS + 4} rounds</a>' in page
+    every = client.get(f"/scorepad/{pad}/all").get_data(as_text=True)
+    assert row_numbers(every) == list(range(LATEST_ROWS + 4, 0, -1))
+    assert f'href="/scorepad/{pad}/rounds/1/edit"' in every
+    # a follower reads the same latest rounds, and every round through the follow link
+    follow = watch_url(app, pad)
+    followed = client.get(follow).get_data(as_text=True)
+    assert row_numbers(followed) == row_numbers(page) and f'href="{follow}/all"' in followed
+    assert row_numbers(client.get(f"{follow}/all").get_data(as_text=True)) == row_numbers(every)
+    assert "/edit" not in client.get(f"{follow}/all").get_data(as_text=True)
+
+
+def test_a_long_spy_game_lists_its_latest_turns_and_every_turn_is_a_tap_away(app: Flask, client: FlaskClient) -> None:
+    game_id = start_spy(client)
+    for number in range(1, LATEST_ROWS + 6):
+        response = client.post(f"/spy/{game_id}/turns", data={"number": str(number)})
+        assert response.status_code == 303
+    page = client.get(f"/spy/{game_id}").get_data(as_text=True)
+    assert turn_numbers(page) == list(range(LATEST_ROWS + 5, 5, -1))
+    assert f"{LATEST_ROWS + 5} turns so far" in page and f'href="/spy/{game_id}/all"' in page
+    every = client.get(f"/spy/{game_id}/all").get_data(as_text=True)
+    assert turn_numbers(every) == list(range(LATEST_ROWS + 5, 0, -1))
+    assert "Ana did not spy." in every
+    follow = watch_url(app, game_id)
+    assert turn_numbers(client.get(f"{follow}/all").get_data(as_text=True)) == turn_numbers(every)
+
+
+def test_a_black_spy_page_at_deal_41_is_no_bigger_than_at_deal_9(app: Flask, client: FlaskClient) -> None:
+    names = ("Ana", "Ben", "Cy", "Dee", "Eve", "Fay")
+    short, long = start_game(client, names=names, end_value="5000"), start_game(client, names=names, end_value="5000")
+    for number in range(40):
+        if number < 8:
+            post_points(client, short, [10] * 6)
+        post_points(client, long, [10] * 6)
+    sizes = [elements(client.get(f"/black-spy/{game}").get_data(as_text=True)) for game in (short, long)]
+    # the same rows; the chart's axis may gain a tick or two
+    assert sizes[1] - sizes[0] <= 10, sizes
+    answers = [elements(post_points(client, game, [10] * 6, htmx=True).get_data(as_text=True)) for game in (short, long)]
+    assert answers[1] - answers[0] <= 10, answers
+    follows = [elements(client.get(watch_url(app, game), headers=HTMX).get_data(as_text=True)) for game in (short, long)]
+    assert follows[1] - follows[0] <= 10, follows
+
+
+def test_a_write_to_a_score_pad_answers_with_its_form_and_the_regions_it_changed(client: FlaskClient) -> None:
+    pad = start_pad(client)
+    html = post_round(client, pad, (1, 2, 3), htmx=True).get_data(as_text=True)
+    assert html.lstrip().startswith('<div id="pad-now" hx-target="this" hx-swap="outerHTML"')
+    assert "Record round 2" in html
+    for region in ("totals", "rounds", "pad-actions"):
+        assert re.search(rf'<section id="{region}"[^>]* hx-swap-oob="true"', html), region
+    assert "Undo round 1" in html and "<script" not in html
+
+
+def test_every_entry_of_a_game_unknown_to_a_link_is_not_found(client: FlaskClient) -> None:
+    for address in ("/scorepad/nosuchgame/all", "/spy/nosuchgame/all", "/watch/nosuchwatch/all"):
+        assert client.get(address).status_code == 404, address
