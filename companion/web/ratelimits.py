@@ -44,7 +44,7 @@ class SQLiteStorage(Storage):
         if connection is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(self.path, timeout=5, isolation_level=None)
-            connection.execute("PRAGMA journal_mode=WAL")
+            _into_wal(connection)
             private_files(*(self.path.with_name(self.path.name + suffix) for suffix in ("", "-wal", "-shm")))
             self._local.connection = connection
         return connection
@@ -91,3 +91,18 @@ class SQLiteStorage(Storage):
 
     def clear(self, key: str) -> None:
         self._connection().execute("DELETE FROM counters WHERE key = ?", (key,))
+
+
+def _into_wal(connection: sqlite3.Connection, seconds: float = 5.0) -> None:
+    """Put the counters' file in WAL mode. Workers starting together each ask at once, and
+    SQLite answers "database is locked" at once to all but one, whatever the busy timeout:
+    the others ask again for a few seconds."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
