@@ -6,6 +6,8 @@ from typing import Any
 
 from flask import Response, make_response, render_template
 
+from .. import registry
+from ..store.games import Game
 from .extensions import htmx
 
 # a game page shows its latest deals, turns or rounds only, the rest a tap away: its
@@ -25,3 +27,10 @@ def page_or_fragment(page: str, fragment: str, status: int = 200, **context: Any
     response = make_response(render_template(fragment if wants_fragment else page, **context), status)
     response.headers["Vary"] = "HX-Request"
     return response
+
+
+def every_entry(game: Game, back: str, readonly: bool) -> str:
+    """Every deal, turn or round of ``game`` (its kind's ``all.html``), for the link under
+    the latest ``LATEST_ROWS`` its page shows; ``back`` is the page the link was on."""
+    kind = registry.of(game)
+    return render_template(kind.template("all.html"), game=game, readonly=readonly, back=back, **kind.live(game))

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template, url_for
+from flask import Blueprint, abort, make_response, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from .. import registry
 from ..store.base import db
 from ..store.games import Game
-from .fragments import page_or_fragment
+from .fragments import every_entry, page_or_fragment
 from .sharing import follow_link, qr_svg_file
 
 bp = Blueprint("watch", __name__)
@@ -43,9 +43,7 @@ def everything(watch_id: str) -> Response:
     game = db.session.scalar(select(Game).where(Game.watch_id == watch_id))
     if game is None:
         abort(404)
-    kind = registry.of(game)
-    back = url_for("watch.show", watch_id=watch_id)
-    html = render_template(kind.template("all.html"), game=game, readonly=True, back=back, **kind.live(game))
+    html = every_entry(game, back=url_for("watch.show", watch_id=watch_id), readonly=True)
     return _no_cache(make_response(html))
 
 

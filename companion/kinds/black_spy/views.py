@@ -3,7 +3,7 @@ the rules at a glance. Each view reads its form, asks the service, and answers."
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from companion import service
@@ -12,6 +12,7 @@ from companion.rules import N_, RulesError
 from companion.service import Outcome
 from companion.store.games import game_or_404
 from companion.web.answers import csv_download, json_download, rematch_refused
+from companion.web.fragments import every_entry
 from companion.web.home import new_game_page
 from companion.web.i18n import say
 
@@ -51,8 +52,7 @@ def show(game_id: str) -> Response:
 def all_deals(game_id: str) -> str:
     """Show every deal of a game, each a tap from its edit page; the game page shows the latest."""
     game = load(game_id)
-    back = url_for("black_spy.show", game_id=game.id)
-    return render_template("black_spy/all.html", game=game, state=game.state(), readonly=False, back=back)
+    return every_entry(game, back=url_for("black_spy.show", game_id=game.id), readonly=False)
 
 
 @bp.post("/black-spy/<game_id>/deals")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from companion import service
@@ -15,6 +15,7 @@ from companion.service import Outcome
 from companion.store.base import db
 from companion.store.games import Game, game_or_404
 from companion.web.answers import json_download, rematch_refused, to_rematch
+from companion.web.fragments import every_entry
 from companion.web.home import new_game_page
 from companion.web.i18n import say
 
@@ -120,8 +121,7 @@ def show(game_id: str) -> Response:
 def all_turns(game_id: str) -> str:
     """Show every turn of a game in the words the table was told; the game page shows the latest."""
     game = load(game_id)
-    back = url_for("spy.show", game_id=game.id)
-    return render_template("spy/all.html", game=game, state=game.state(), readonly=False, back=back)
+    return every_entry(game, back=url_for("spy.show", game_id=game.id), readonly=False)
 
 
 @bp.post("/spy/<game_id>/turns")
