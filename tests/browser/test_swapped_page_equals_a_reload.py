@@ -18,10 +18,18 @@ SHOWN = """([root, entry]) => [...document.querySelector(root).children].flatMap
 ).map((part) => part.innerText.trim()).filter(Boolean).join("\\n")"""
 
 
+# cards below the fold are laid out only as they scroll near (content-visibility), and the
+# text of one not laid out yet is not all there: every element is laid out for the reading
+EVERY_CARD_LAID_OUT = (
+    "() => document.querySelectorAll('*').forEach((element) => { element.style.contentVisibility = 'visible'; })"
+)
+
+
 def shown(page: Page, root: str, entry: bool = True) -> str:
     """What the game's regions show; with ``entry`` false, all but the entry's own (its form,
     which a refusal leaves with the numbers typed and what is wrong with them)."""
     settled(page)
+    page.evaluate(EVERY_CARD_LAID_OUT)
     return page.evaluate(SHOWN, [root, entry])
 
 
