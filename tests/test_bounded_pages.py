@@ -93,3 +93,39 @@ def test_a_write_to_a_score_pad_answers_with_its_form_and_the_regions_it_changed
 def test_every_entry_of_a_game_unknown_to_a_link_is_not_found(client: FlaskClient) -> None:
     for address in ("/scorepad/nosuchgame/all", "/spy/nosuchgame/all", "/watch/nosuchwatch/all"):
         assert client.get(address).status_code == 404, address
+
+
+def shown_version(client: FlaskClient, game_id: str) -> str:
+    page = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    return re.search(r'name="version" value="(\d+)"', page).group(1)
+
+
+def test_a_new_deal_from_a_current_page_adds_its_row_and_drops_the_oldest_shown(client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="1000")
+    for _ in range(LATEST_ROWS):
+        post_points(client, game_id, [20, 15, 25, 0])
+    version = shown_version(client, game_id)
+    html = post_points(client, game_id, [20, 15, 25, 0], htmx=True, version=version).get_data(as_text=True)
+    # the new deal's row on top of the table, the row past the latest ones gone, nothing else of it
+    assert re.search(r'<tbody hx-swap-oob="afterbegin:#deal-rows">\s*<tr id="deal-9">', html)
+    assert '<tr id="deal-1" hx-swap-oob="delete">' in html
+    assert 'id="deal-8"' not in html and '<section id="deals"' not in html
+    assert re.search(r'<div id="earlier-deals" hx-swap-oob="true">', html) and "All 9 deals" in html
+    assert re.search(r'<section id="chart"[^>]* hx-swap-oob="true"', html)
+
+
+def test_a_new_deal_from_a_page_that_missed_an_edit_gets_every_row_again(client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="1000")
+    for _ in range(3):
+        post_points(client, game_id, [20, 15, 25, 0])
+    version = shown_version(client, game_id)
+    # another phone changes deal 1: every running total after it changes
+    edited = client.post(
+        f"/black-spy/{game_id}/deals/1/edit",
+        data={"mode": "points", "points-0": "0", "points-1": "15", "points-2": "25", "points-3": "20", "version": version},
+    )
+    assert edited.status_code == 303
+    html = post_points(client, game_id, [20, 15, 25, 0], htmx=True, version=version).get_data(as_text=True)
+    assert "Deal 4 recorded." in html
+    assert re.search(r'<section id="deals"[^>]* hx-swap-oob="true"', html) and "afterbegin" not in html
+    assert row_numbers(html) == [4, 3, 2, 1]

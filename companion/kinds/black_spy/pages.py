@@ -85,6 +85,7 @@ def render_game(
     mode: str = POINTS,
     message: str | None = None,
     status: int = 200,
+    added: bool = False,
     **form: Any,
 ) -> Response:
     """The game page, or for htmx what a write changes: the next deal's card (``#game-now``)
@@ -92,11 +93,14 @@ def render_game(
 
     It carries what the page needs to go on while the server cannot be reached: the
     next deals' dealer, pass and lead, and the deal checks' numbers and sentences.
+    ``added``: the answer to a new deal recorded from a page that showed the game just
+    before it, which only has to add that deal's row to its table.
     """
     context = {
         "game": game,
         "state": state,
         "messages": [*get_flashed_messages(), *([message] if message else [])],
+        "added": added and len(state.deals) > 1,
         "upcoming": bs.upcoming(state, UPCOMING_DEALS),
         "checks": _said(deal_checks(state.setup.rules, state.setup.players)),
         **deal_form_context(
@@ -111,13 +115,13 @@ def render_game(
     return page_or_fragment("black_spy/game.html", "black_spy/_changed.html", status, **context)
 
 
-def after_write(game: BlackSpyGame, message: str, mode: str = POINTS) -> Response:
+def after_write(game: BlackSpyGame, message: str, mode: str = POINTS, added: bool = False) -> Response:
     """After a change: the fragment for htmx, a 303 to the game page otherwise.
 
     The deal form stays in the mode the table used: a table that counts cards keeps counting.
     """
     if htmx:
-        return render_game(game, game.state(), mode=mode, message=message)
+        return render_game(game, game.state(), mode=mode, message=message, added=added)
     flash(say(message))
     if mode == CARDS:
         return redirect(url_for("black_spy.show", game_id=game.id, mode=CARDS), code=303)

@@ -75,7 +75,10 @@ def record_deal(game_id: str) -> Response:
         return pages.after_write(written.game, pages.ALREADY_RECORDED)
     if not written.done:
         return pages.changed_elsewhere(written.game, mode, form)
-    return pages.after_write(written.game, pages.deal_message(written.state), mode)
+    # a page that showed the game just before this deal only adds its row; one that missed
+    # another phone's edit meanwhile gets every row again
+    added = form.get("version") == str(written.game.version - 1)
+    return pages.after_write(written.game, pages.deal_message(written.state), mode, added=added)
 
 
 @bp.post("/black-spy/<game_id>/undo")
