@@ -425,6 +425,13 @@
     setInterval(checkForChanges, CHANGE_CHECK_MS);
     document.addEventListener("visibilitychange", checkForChanges);
   }
+  // a list the player opened (Spy's turns so far) stays open when a write brings it anew
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const {target, fragment} = event.detail;
+    const incoming = fragment && fragment.firstElementChild;
+    if (target.matches("details[open]") && incoming && incoming.matches("details") && incoming.id === target.id) incoming.open = true;
+  });
+
   // a swap that removes the focused element (the Record button just tapped) makes the
   // browser lay the page out there and then, mid-swap, with the new region half in:
   // 13 ms of a 4x-slowed phone's tap where the same removal unfocused costs 0.3 ms
