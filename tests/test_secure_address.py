@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from companion.serving import tls
 from companion.store.base import db
-from tests.helpers import make_app, running_app, start_game
+from tests.helpers import make_app, post_points, running_app, start_game, watch_url
 
 PLAIN_LAN = "http://table.lan:8000"
 SECURE_LAN = "https://table.lan:8443"
@@ -124,15 +124,32 @@ def test_a_missing_wake_lock_says_why_instead_of_hiding(served: Flask) -> None:
     assert "Screen kept on: needs the secure address" in html
 
 
+def test_a_follower_at_the_plain_address_is_not_told_the_phone_lacks_the_full_app(served: Flask) -> None:
+    client = served.test_client()
+    game = start_game(client)
+    for _ in range(9):
+        post_points(client, game, [20, 15, 25, 0])
+    lacks = "This phone lacks the full app at this address"
+    assert lacks in client.get(f"/black-spy/{game}", base_url=PLAIN_LAN).get_data(as_text=True)
+    follow = watch_url(served, game)
+    # a read-only page needs no secure context: nothing to get
+    for page in (follow, f"{follow}/all"):
+        followed = client.get(page, base_url=PLAIN_LAN)
+        assert followed.status_code == 200 and lacks not in followed.get_data(as_text=True), page
+
+
 @pytest.mark.parametrize("page", ["/", "/phone", "/manifest.webmanifest", "/sw.js", "/nothing-here"])
 def test_every_response_carries_the_headers_of_a_careful_origin(served: Flask, page: str) -> None:
     response = served.test_client().get(page, base_url=PLAIN_LAN)
     policy = response.headers["Permissions-Policy"]
     assert "screen-wake-lock=(self)" in policy
     assert "camera=()" in policy and "geolocation=()" in policy and "microphone=()" in policy
-    assert response.headers["Cross-Origin-Opener-Policy"] == "same-origin"
     assert response.headers["Cross-Origin-Resource-Policy"] == "same-origin"
     assert "Strict-Transport-Security" not in response.headers
+    # a browser heeds the opener policy only in a secure context, and logs it anywhere else
+    assert "Cross-Origin-Opener-Policy" not in response.headers
+    secure = served.test_client().get(page, base_url=SECURE_LAN)
+    assert secure.headers["Cross-Origin-Opener-Policy"] == "same-origin"
 
 
 def test_over_https_the_cookie_is_secure_and_strict_transport_security_is_sent(served: Flask) -> None:

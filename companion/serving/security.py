@@ -76,7 +76,9 @@ def init_app(app: Flask) -> None:
             response.headers.setdefault("Referrer-Policy", "same-origin")
             response.headers.setdefault("X-Frame-Options", "DENY")
             response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
-            response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+            if request.is_secure:
+                # a browser heeds it only in a secure context, and logs every page that sends it otherwise
+                response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         elif response.mimetype in DOCUMENT_TYPES:
             # an icon opened on its own is a document: nothing of another site in it, no frame
             response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
