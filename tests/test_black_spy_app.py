@@ -147,6 +147,12 @@ def test_a_confirmed_shoot_scores_zero_for_the_shooter_and_the_deal_total_for_th
     assert "shot" in page(client, game_id)
 
 
+def test_the_table_is_told_the_shooters_name_not_a_pronoun(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    answer = post_points(client, game_id, [65, -5, 0, 0], shoot="0", htmx=True).get_data(as_text=True)
+    assert "Ana took all 16 black cards: 0 for Ana, 60 for everyone else." in answer
+
+
 def test_a_high_score_that_was_not_a_shoot_counts_as_typed(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [75, -5, -10, 0], shoot="none")

@@ -271,7 +271,7 @@ def test_all_sixteen_black_cards_counted_say_it_is_a_shoot_before_recording(phon
     # the others took none: their zeros typed, as the rules want every row filled
     phone.locator("#black_spies-1").fill("0")
     phone.locator("#black_spies-2").fill("0")
-    note = phone.get_by_text("Ana took all 16 black cards: 0 for them, 60 for everyone else.")
+    note = phone.get_by_text("Ana took all 16 black cards: 0 for Ana, 60 for everyone else.")
     expect(note).to_be_hidden()
     for card in (8, 9, 10, 11):
         phone.locator(f"fieldset[data-high='{card}'] label.chip", has_text="Ana").click()

@@ -137,7 +137,7 @@ def deal_message(state: bs.GameState) -> str:
         sentences.append(
             say(
                 N_(
-                    "%(name)s took all %(blacks)s black cards: 0 for them, %(points)s for everyone else.",
+                    "%(name)s took all %(blacks)s black cards: 0 for %(name)s, %(points)s for everyone else.",
                     name=names[deal.shooter],
                     blacks=bs.BLACK_CARDS,
                     points=state.setup.rules.deal_total,
