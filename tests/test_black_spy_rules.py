@@ -983,3 +983,21 @@ def test_a_fold_is_kept_for_the_same_game_and_a_refused_deal_is_refused_every_ti
     # one more deal scores that deal and keeps the rest
     longer = replay(table, [*deals, PointsEntry((10, 10, 10, 30))])
     assert longer.deals[:2] == first.deals and longer.totals == (30, 55, 65, 30)
+
+
+def test_a_deal_made_of_each_players_share_is_checked_as_one_typed_whole() -> None:
+    from companion.kinds.black_spy.rules import Share, ShootUnanswered, deal_from_shares
+
+    players = ("Ana", "Ben", "Cy", "Dee")
+    shares = [Share(points=20), Share(points=15), Share(points=25), Share(points=0)]
+    assert deal_from_shares(STANDARD, players, shares) == PointsEntry((20, 15, 25, 0))
+    with pytest.raises(RulesError, match="add up to 65, not 60"):
+        deal_from_shares(STANDARD, players, [*shares[:3], Share(points=5)])
+    shoot = [Share(points=70), Share(points=-5), Share(points=-5), Share(points=0)]
+    with pytest.raises(ShootUnanswered) as asked:
+        deal_from_shares(STANDARD, players, shoot)
+    assert asked.value.seats == (0,)
+    assert deal_from_shares(STANDARD, players, [Share(points=70, shot=True), *shoot[1:]]).shooter == 0
+    assert deal_from_shares(STANDARD, players, [Share(points=70, shot=False), *shoot[1:]]) == PointsEntry((70, -5, -5, 0))
+    with pytest.raises(RulesError, match="Ana and Ben each say they took all 16 black cards"):
+        deal_from_shares(STANDARD, players, [Share(points=70, shot=True), Share(points=-5, shot=True), *shoot[2:]])

@@ -119,3 +119,14 @@ class RulesError(ValueError):
 
 
 __all__ = ["N_", "Either", "Message", "Nn_", "RulesError"]
+
+
+class Unanswered(Exception):
+    """Every player's share of an input is in and adds up, but the table must answer a
+    question first (a Black Spy deal that allows a shoot nobody has said yes or no to):
+    ``seats`` are the players it is asked of, ``question`` what every phone is told."""
+
+    def __init__(self, seats: tuple[int, ...], question: str) -> None:
+        super().__init__(question)
+        self.seats = seats
+        self.question = question

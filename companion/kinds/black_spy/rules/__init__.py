@@ -70,6 +70,7 @@ from .rulesets import (
     rule_set,
 )
 from .seating import Setup, draw_first_dealer, new_setup
+from .shares import Share, ShootUnanswered, deal_from_shares, several_shot
 
 __all__ = [
     "BLACK_CARDS",
@@ -105,11 +106,14 @@ __all__ = [
     "Preset",
     "RuleSet",
     "Setup",
+    "Share",
+    "ShootUnanswered",
     "Standing",
     "check_cards",
     "check_points",
     "check_shoot",
     "count_out_of_range",
+    "deal_from_shares",
     "deal_info",
     "deck_count",
     "draw_first_dealer",
@@ -123,6 +127,7 @@ __all__ = [
     "replay",
     "rule_set",
     "score_deal",
+    "several_shot",
     "shoot_candidates",
     "shoot_scores",
     "too_long",
