@@ -30,6 +30,7 @@ from ..store.base import db
 from ..store.figures import commit_or_conflict
 from ..store.games import Game
 from ..store.players import Player, player_by_name
+from ..store.shares import clear as clear_shares
 
 
 class Outcome(Enum):
@@ -117,6 +118,10 @@ def record(game: G, entry: Any, submission: str | None, number: str | None) -> W
         return Written(Outcome.STALE, game)
     entry = _given(entry)
     after = game.played(entry)
+    # the deal is the scorer's whole form: what players' phones sent of it is done with.
+    # Cleared before the game is changed: the delete's statement flushes nothing then, and a
+    # race lost is found at the commit, as every other
+    clear_shares(game)
     row = game.input_row(entry)
     row.number = len(inputs) + 1
     row.submission_id = submission
@@ -138,6 +143,9 @@ def undo(game: G, number: str | None) -> Written[G]:
     last = inputs[-1]
     if number and number != str(last.number):
         return Written(Outcome.STALE, game, row=last)
+    # shares sent for the deal after it are for a deal that is not next any more (cleared
+    # before the game is changed, as record() does)
+    clear_shares(game)
     inputs.pop()
     db.session.delete(last)
     if not commit_or_conflict():

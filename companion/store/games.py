@@ -186,6 +186,9 @@ class Seat(Model):
     # kept from the replay (see Game.refresh_cache): the running total, and a share of the win
     total: Mapped[int | None]
     won: Mapped[bool] = mapped_column(default=False)
+    # this seat's own link (companion/store/shares.py): whoever holds it enters this player's
+    # share of each deal from their own phone; renewed, the old one opens nothing
+    link: Mapped[str | None] = mapped_column(String(32), unique=True)
 
     player: Mapped[Player] = relationship(lazy="joined")
 
