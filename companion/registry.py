@@ -125,6 +125,31 @@ class GameKind:
         """The game as BG Stats names it: {"name", "bggId", "highestWins"}."""
         return {"name": str(self.name)}
 
+    # --- each player's own phone (companion/web/seats.py) ---------------------------------
+    # whether each player may enter their own share of the next input from their phone;
+    # such a kind's templates folder holds ``_seat.html`` (what a seat's page shows of the
+    # game, for that player) and ``_seat_form.html`` (the form a player enters a share in)
+    seat_shares: ClassVar[bool] = False
+
+    def share_from_form(self, game: Game, seat: int, form: Mapping[str, str]) -> dict[str, Any]:
+        """One seat's share as its phone's form says it, as kept until the input is whole
+        (a ``RulesError`` naming the fields at fault when it cannot be read)."""
+        raise NotImplementedError
+
+    def entry_from_shares(self, game: Game, shares: Mapping[int, Mapping[str, Any]]) -> Any:
+        """The input every seat's share makes, for ``service.record``'s path; a
+        ``RulesError`` when the whole does not add up, ``Unanswered`` when the table must
+        answer something first."""
+        raise NotImplementedError
+
+    def entry_name(self, number: int) -> Message:
+        """Its input numbered ``number``, as a sentence names it ("deal 4", "round 4")."""
+        raise NotImplementedError
+
+    def share_words(self, game: Game, share: Mapping[str, Any]) -> str:
+        """A share as the table reads it in a list of who sent what ("12", "75, shot")."""
+        raise NotImplementedError
+
     # --- its figures --------------------------------------------------------------------
 
     def player_columns(self) -> list[Column]:

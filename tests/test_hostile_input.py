@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from typing import Any
 
 import pytest
@@ -153,7 +154,11 @@ def games(client: FlaskClient) -> dict[str, str]:
         "/spy/new",
         data={"spy-player-0": "Ana", "spy-player-1": "Ben", "spy-colour-0": "green", "spy-colour-1": "red", "first_player": "0"},
     )
-    return {"black-spy": black_spy, "spy": spy.location.rsplit("/", 1)[1]}
+    # a seat's own link, the one write route a game's id does not name
+    phones = client.get(f"/black-spy/{black_spy}/phones").get_data(as_text=True)
+    link = re.search(r'<a data-seat="0" href="[^"]*/seat/([^"]+)"', phones)
+    assert link
+    return {"black-spy": black_spy, "spy": spy.location.rsplit("/", 1)[1], "link": link.group(1)}
 
 
 def test_the_app_has_the_post_routes_this_test_expects_to_cover(app: Flask) -> None:
@@ -175,6 +180,7 @@ def test_hostile_forms_never_break_the_app_nor_change_it_when_refused(
             ),
             "number": data.draw(PATH_NUMBERS),
             "player_id": data.draw(PATH_NUMBERS),
+            "link": data.draw(st.sampled_from([games["link"], "nope", "%3Cb%3E"])),
         }
         form = data.draw(FORMS)
         url = fill_rule(rule, {name: values[name] for name in arguments})
@@ -310,6 +316,7 @@ def test_hostile_query_strings_and_path_numbers_never_break_a_page(
         values = {
             "game_id": data.draw(st.sampled_from([games[kind], "nope", "9" * 40])),
             "watch_id": data.draw(st.sampled_from([watch, "nope"])),
+            "link": data.draw(st.sampled_from([games["link"], "nope"])),
             "number": data.draw(PATH_NUMBERS),
             "player_id": data.draw(PATH_NUMBERS),
             "filename": "css/app.css",
@@ -397,7 +404,7 @@ def test_a_nul_character_anywhere_is_not_found_or_refused_and_never_a_fault(
         if rule.endpoint == "static" or not rule.arguments:
             continue
         kind = "spy" if rule.rule.startswith("/spy") else "black-spy"
-        real = {"game_id": games[kind], "watch_id": watch, "number": "1", "player_id": "1"}
+        real = {"game_id": games[kind], "watch_id": watch, "number": "1", "player_id": "1", "link": games["link"]}
         for method in sorted({"GET", "POST"} & set(rule.methods or ())):
             for name in rule.arguments:
                 url = fill_rule(rule.rule, {key: real.get(key, "x") + ("%00" if key == name else "") for key in rule.arguments})
@@ -407,7 +414,10 @@ def test_a_nul_character_anywhere_is_not_found_or_refused_and_never_a_fault(
     deal = {"mode": "points", "points-0": "20", "points-1": "15", "points-2": "25", "points-3": "0"}
     for rule, arguments in post_routes(app):
         kind = "spy" if rule.startswith("/spy") else "black-spy"
-        url = fill_rule(rule, {name: {"game_id": games[kind], "number": "1", "player_id": "1"}[name] for name in arguments})
+        url = fill_rule(
+            rule,
+            {name: {"game_id": games[kind], "number": "1", "player_id": "1", "link": games["link"]}[name] for name in arguments},
+        )
         for field in LOOKED_UP:
             response = client.post(url, data={**deal, field: "ab\x00cd"})
             assert response.status_code < 500, (url, field)
@@ -422,7 +432,15 @@ def test_a_nul_character_anywhere_is_not_found_or_refused_and_never_a_fault(
             continue
         kind = "spy" if rule.rule.startswith("/spy") else "black-spy"
         url = fill_rule(
-            rule.rule, {"game_id": games[kind], "watch_id": watch, "number": "1", "player_id": "1", "filename": "css/app.css"}
+            rule.rule,
+            {
+                "game_id": games[kind],
+                "watch_id": watch,
+                "number": "1",
+                "player_id": "1",
+                "filename": "css/app.css",
+                "link": games["link"],
+            },
         )
         response = client.get(url, query_string={name: "a\x00b" for name in QUERY_NAMES})
         assert response.status_code < 500, url

@@ -53,6 +53,9 @@ def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
         "scorepad:game_id": pad.location.rsplit("/", 1)[1],
         "number": "1",
         "player_id": "1",
+        "link": re.search(
+            r'data-seat="0" href="[^"]*/seat/([^"]+)"', client.get(f"/black-spy/{black_spy}/phones").get_data(as_text=True)
+        ).group(1),  # type: ignore[union-attr]
         "watch_id": watch,
         "filename": "css/app.css",
     }
@@ -107,7 +110,9 @@ def test_with_a_passcode_every_page_asks_for_it_but_what_a_phone_needs_to_instal
         assert response.location.startswith("/passcode?next="), url
     for url in ("/manifest.webmanifest", "/sw.js", "/offline", "/static/css/app.css"):
         assert client.get(url).status_code == 200, url
-    assert client.post("/black-spy/new", data={"player-0": "Ana"}).status_code == 303
+    # a write is refused outright: the passcode's page, not a redirect to a page the write cannot be
+    refused = client.post("/black-spy/new", data={"player-0": "Ana"})
+    assert refused.status_code == 403 and 'name="passcode"' in refused.get_data(as_text=True)
 
 
 def test_the_right_passcode_lets_this_device_in_and_the_wrong_one_does_not(private: Flask) -> None:

@@ -30,10 +30,15 @@ def deals_in(phone: Phone, game: str) -> list[int]:
 
 def _at_once(sends: list[tuple[Phone, dict[str, str]]], address: str) -> list[tuple[int, str, str]]:
     """Post each phone's form to the address at the same instant; the answers in the same order."""
+    return _each_at_once([(phone, address, form) for phone, form in sends])
+
+
+def _each_at_once(sends: list[tuple[Phone, str, dict[str, str]]]) -> list[tuple[int, str, str]]:
+    """Post each phone's form to its own address at the same instant; the answers in order."""
     barrier = threading.Barrier(len(sends))
     results: list[tuple[int, str, str]] = [None] * len(sends)  # type: ignore[list-item]
 
-    def send(index: int, phone: Phone, form: dict[str, str]) -> None:
+    def send(index: int, phone: Phone, address: str, form: dict[str, str]) -> None:
         barrier.wait()
         results[index] = phone.post(address, form)
 
@@ -114,3 +119,31 @@ def test_a_server_killed_mid_stream_keeps_every_deal_it_confirmed(server: Server
         with sqlite3.connect(url.database) as connection:
             assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
             assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_six_players_sending_their_shares_at_the_same_moment_store_one_deal_each_time(server: Server) -> None:
+    scorer = Phone(server.url)
+    names = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]
+    form = {"csrf_token": scorer.token("/new"), "first_dealer": "0", **{f"player-{row}": name for row, name in enumerate(names)}}
+    status, location, _ = scorer.post("/black-spy/new", form)
+    assert status == 303
+    game = location.rsplit("/", 1)[1]
+    phones_page = scorer.get(f"/black-spy/{game}/phones")
+    links = dict(re.findall(r'<a data-seat="(\d)" href="https?://[^/"]+(/seat/[^"]+)"', phones_page))
+    phones = [Phone(server.url) for _ in names]
+    for number, points in enumerate(([10] * 6, [5, 15, 5, 15, 5, 15], [20, 0, 20, 0, 20, 0]), start=1):
+        sends = []
+        for seat, phone in enumerate(phones):
+            page = phone.get(links[str(seat)])
+            fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.split("data-seat-entry", 1)[1]))
+            assert fields["number"] == str(number)
+            sends.append((phone, {**fields, "points": str(points[seat])}))
+        # each to its own seat's address, at the same instant
+        results = _each_at_once([(phone, links[str(seat)], fields) for seat, (phone, fields) in enumerate(sends)])
+        assert [result[0] for result in results] == [303] * 6, results
+        assert deals_in(scorer, game) == list(range(1, number + 1))
+        # a phone that sends its share again (a double tap, a replay) changes nothing
+        assert sends[0][0].post(links["0"], sends[0][1])[0] in (303, 409)
+        assert deals_in(scorer, game) == list(range(1, number + 1))
+    raw = [deal["raw"]["Fay"] for deal in json.loads(scorer.get(f"/black-spy/{game}/export.json"))["games"][0]["deals"]]
+    assert raw == [10, 15, 0]

@@ -27,6 +27,7 @@ def init_app(app: Flask) -> None:
         passcode,
         pwa,
         ratelimits,  # noqa: F401  (registers its storage scheme with limits)
+        seats,
         sharing,
         watch,
     )
@@ -43,6 +44,7 @@ def init_app(app: Flask) -> None:
     # limits the passcode alone), and its check was a tenth of that answer's time
     limiter.init_app(app)
     i18n.init_app(app, str(paths.TRANSLATIONS))
+    seats.init_app(app)
     for blueprint in (home.bp, exchange.bp, history.bp, watch.bp, pwa.bp, trust.bp, health.bp):
         app.register_blueprint(blueprint)
     app.add_template_global(registry.of, "kind_of")

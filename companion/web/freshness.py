@@ -26,6 +26,7 @@ from typing import Any
 from flask import Flask, Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import Select, bindparam, select
+from sqlalchemy.orm import aliased
 
 from .. import paths, registry
 from ..store.base import db
@@ -52,7 +53,19 @@ def watched(app: Flask) -> dict[str, tuple[Select[*tuple[Any, ...]], str | None]
     show, and the url part that names their game (none for the home page, which lists
     several). Every kind's game page is one (companion/registry.py)."""
     game_pages = {kind.show: (_versions(Game.id), "game_id") for kind in registry.every(app)}
-    return {**game_pages, "watch.show": (_versions(Game.watch_id), "watch_id"), "games.index": (home.listed(), None)}
+    return {
+        **game_pages,
+        "watch.show": (_versions(Game.watch_id), "watch_id"),
+        "watch.table": (_versions(Game.watch_id), "watch_id"),
+        "seats.show": (_seat_versions(), "link"),
+        "games.index": (home.listed(), None),
+    }
+
+
+def _seat_versions() -> Select[int, str]:
+    # a seat's page: its game found by the seat's link (a pending share bumps the game's version)
+    mine = aliased(Seat)
+    return _versions(mine.link).join(mine, mine.game_id == Game.id)
 
 
 def release() -> str:

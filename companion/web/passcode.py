@@ -45,7 +45,12 @@ OPEN_ENDPOINTS = {
     "i18n.choose",
     # a read-only link is shared so that others can follow without the passcode
     "watch.show",
+    "watch.everything",
+    "watch.table",
     "watch.qr",
+    # a player's own seat link works without the passcode: the scorer, who has it, hands it out
+    "seats.show",
+    "seats.enter",
     # a proxy's or a platform's health check knows no passcode (and learns nothing but ok)
     "health.healthz",
 }
@@ -79,6 +84,11 @@ def _ask_for_passcode() -> Response | None:
     if request.endpoint in OPEN_ENDPOINTS or request.endpoint is None:
         return None
     target = url_for("passcode.enter", next=request.full_path.rstrip("?"))
+    if request.method not in ("GET", "HEAD", "OPTIONS") and not htmx:
+        # a write from a device that is not signed in is refused, not sent on: the passcode's
+        # page says so, and leads back to the page the write was sent from
+        back = safe_next(urlsplit(request.referrer or "").path or None)
+        return make_response(render_template("passcode.html", next=back, error=None), 403)
     if htmx:
         response = Response(status=204)
         response.headers["HX-Redirect"] = target

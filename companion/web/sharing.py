@@ -54,7 +54,12 @@ def follow_link(watch_id: str) -> FollowLink:
     address on it instead, and says so; when it listens on loopback alone, no other phone
     can follow, and the panel says that.
     """
-    url = url_for("watch.show", watch_id=watch_id, _external=True)
+    return shared_link(url_for("watch.show", watch_id=watch_id, _external=True))
+
+
+def shared_link(url: str) -> FollowLink:
+    """A link of this server (``url``, as this page was opened) as another phone at the table
+    can open it: see :func:`follow_link`."""
     try:
         parts = urlsplit(url)
         host, port = parts.hostname or "", parts.port
@@ -138,4 +143,5 @@ def bgstats_link(game: Game, state: Any) -> str:
 def init_app(app: Flask) -> None:
     app.add_template_global(qr_svg)
     app.add_template_global(follow_link)
+    app.add_template_global(shared_link)
     app.add_template_global(bgstats_link)

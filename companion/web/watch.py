@@ -18,6 +18,7 @@ from .. import registry
 from ..store.base import db
 from ..store.games import Game
 from .fragments import every_entry, page_or_fragment
+from .seats import waiting
 from .sharing import follow_link, qr_svg_file
 
 bp = Blueprint("watch", __name__)
@@ -35,6 +36,16 @@ def show(watch_id: str) -> Response:
     if game is None:
         abort(404)
     return _no_cache(page_or_fragment("watch/show.html", "watch/_live.html", **_context(game)))
+
+
+@bp.get("/watch/<watch_id>/table")
+def table(watch_id: str) -> Response:
+    """The game for a tablet or a TV in the middle of the table: the standings in numbers read
+    across it, whose turn, who has sent their share, the last deal; no controls."""
+    game = db.session.scalar(select(Game).where(Game.watch_id == watch_id))
+    if game is None:
+        abort(404)
+    return _no_cache(page_or_fragment("watch/table.html", "watch/_table.html", **_context(game)))
 
 
 @bp.get("/watch/<watch_id>/all")
@@ -69,6 +80,8 @@ def _context(game: Game) -> dict[str, Any]:
         db.session.scalar(select(Game.watch_id).where(Game.id == game.rematch_id)) if game.rematch_id else None
     )
     context["poll"] = FINISHED_POLL_SECONDS if context["state"].finished else POLL_SECONDS
+    # where the players' own phones stand with the next deal or round (companion/web/seats.py)
+    context["waiting"] = waiting(game)
     return context
 
 

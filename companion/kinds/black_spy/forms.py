@@ -214,6 +214,45 @@ def parse_cards(
     )
 
 
+def share_from_form(setup: bs.Setup, seat: int, form: Mapping[str, str]) -> bs.Share:
+    """One player's own share of a deal, from their phone's form: ``points`` (a whole
+    number), or by cards their counts (``black_spies-<seat>``, …, blank is 0) and the high
+    blacks they took (``high-8`` … ``high-11``, the seat's number when ticked); ``shot`` is
+    "yes" when they took all 16 black cards, "no" when they answered that they did not."""
+    name = setup.players[seat]
+    rules = setup.rules
+    shot = {"yes": True, "no": False}.get(form.get("shot", ""))
+    if mode_of(form) == CARDS:
+        errors: dict[str, str] = {}
+        counts = {key: 0 for key, _, _ in bs.CARD_COUNTS}
+        for key, most, label in rules.card_counts:
+            text = (form.get(f"{key}-{seat}") or "").strip()
+            try:
+                counts[key] = int(text) if text else 0
+            except ValueError:
+                errors[f"{key}-{seat}"] = count_not_a_number(name, label, most)
+                continue
+            if not 0 <= counts[key] <= most:
+                errors[f"{key}-{seat}"] = bs.count_out_of_range(name, label, most)
+        if errors:
+            raise RulesError.of(errors)
+        high = frozenset(card for card in bs.HIGH_BLACKS if (form.get(f"high-{card}") or "").strip() == str(seat))
+        return bs.Share(cards=bs.Cards(high_blacks=high, **counts), shot=shot)
+    text = (form.get("points") or "").strip().replace("\u2212", "-")
+    if not text:
+        raise RulesError.about("points", points_missing(name))
+    digits = text.lstrip("+-")
+    if len(digits) > bs.MAX_SCORE_DIGITS and digits.isdecimal():
+        raise RulesError.about("points", bs.too_long(rules, name))
+    try:
+        points = int(text)
+    except ValueError:
+        raise RulesError.about("points", not_whole(name, text[:20])) from None
+    if not rules.min_raw <= points <= rules.max_raw:
+        raise RulesError.about("points", bs.impossible_points(rules, name, points))
+    return bs.Share(points=points, shot=shot)
+
+
 def form_values(deal: Deal) -> MultiDict[str, str]:
     """A stored deal as the form that would enter it again."""
     values: MultiDict[str, str] = MultiDict()

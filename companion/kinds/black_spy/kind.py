@@ -16,8 +16,8 @@ from companion.store.statistics import Period
 from . import codec, stats, views, words
 from . import rules as bs
 from .chart import score_chart
-from .forms import MAX_ROWS
-from .models import KEY, BlackSpyGame
+from .forms import MAX_ROWS, share_from_form
+from .models import KEY, BlackSpyGame, share_from_json, share_to_json
 
 # Black Spy on BoardGameGeek, which BG Stats names its games by
 BGG_ID = 1982
@@ -38,6 +38,7 @@ class BlackSpy(GameKind):
         # globals, not a context processor, so macros imported without context see them too
         app.jinja_env.globals.update(
             BLACK_CARDS=bs.BLACK_CARDS,
+            HIGH_BLACKS=bs.HIGH_BLACKS,
             PASSED_CARDS=bs.PASSED_CARDS,
             HEAVY_DEAL=bs.HEAVY_DEAL,
             BLACK_SPY_PLAYERS=(bs.STANDARD.min_players, bs.STANDARD.max_players),
@@ -66,6 +67,26 @@ class BlackSpy(GameKind):
 
     def new_game(self, values: Mapping[str, str]) -> dict[str, Any]:
         return {"rows": MAX_ROWS, "presets": bs.PRESETS}
+
+    # --- each player's own phone: their share of the next deal ----------------------------
+    seat_shares: ClassVar[bool] = True
+
+    def share_from_form(self, game: Game, seat: int, form: Mapping[str, str]) -> dict[str, Any]:
+        assert isinstance(game, BlackSpyGame)
+        return share_to_json(share_from_form(game.setup(), seat, form))
+
+    def entry_from_shares(self, game: Game, shares: Mapping[int, Mapping[str, Any]]) -> bs.DealEntry:
+        assert isinstance(game, BlackSpyGame)
+        setup = game.setup()
+        kept = [share_from_json(dict(shares[seat])) for seat in range(setup.size)]
+        return bs.deal_from_shares(setup.rules, setup.players, kept)
+
+    def entry_name(self, number: int) -> Message:
+        return N_("deal %(number)s", number=number)
+
+    def share_words(self, game: Game, share: Mapping[str, Any]) -> str:
+        assert isinstance(game, BlackSpyGame)
+        return words.share_words(game.rules(), share_from_json(dict(share)))
 
     def bgstats(self, game: Game, state: Any) -> dict[str, Any]:
         # points are bad: the lowest total wins

@@ -239,3 +239,18 @@ def cards_from_json(data: dict[str, Any]) -> bs.Cards:
         high_blacks=frozenset(data["high_blacks"]),
         coloured_spies=data["coloured_spies"],
     )
+
+
+def share_to_json(share: bs.Share) -> dict[str, Any]:
+    """A player's pending share of a deal as companion/store/shares.py keeps it."""
+    kept: dict[str, Any] = {"shot": share.shot}
+    if share.cards is not None:
+        kept["cards"] = cards_to_json(share.cards)
+    else:
+        kept["points"] = share.points
+    return kept
+
+
+def share_from_json(data: dict[str, Any]) -> bs.Share:
+    cards = data.get("cards")
+    return bs.Share(points=data.get("points"), cards=None if cards is None else cards_from_json(cards), shot=data.get("shot"))

@@ -11,6 +11,7 @@ from companion.registry import CSV_COLUMNS
 from companion.rules import N_, RulesError
 from companion.service import Outcome
 from companion.store.games import game_or_404
+from companion.web import seats
 from companion.web.answers import csv_download, json_download, rematch_refused
 from companion.web.fragments import every_entry
 from companion.web.home import new_game_page
@@ -160,6 +161,18 @@ def rematch(game_id: str) -> Response:
     else:
         flash(say(N_("Rematch! %(name)s deals first.", name=first)))
     return redirect(url_for("black_spy.show", game_id=again.id), code=303)
+
+
+@bp.get("/black-spy/<game_id>/phones")
+def phones(game_id: str) -> str:
+    """Each player's own link, to enter their share of every deal from their phone."""
+    return seats.phones_page(load(game_id))
+
+
+@bp.post("/black-spy/<game_id>/phones")
+def renew_phones(game_id: str) -> Response:
+    """New seat links; the old ones open nothing from now on."""
+    return seats.renew(load(game_id))
 
 
 @bp.get("/black-spy/<game_id>/export.json")

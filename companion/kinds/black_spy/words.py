@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from companion.web.words import Words, gettext, ngettext, pgettext, said
 
-from .rules import PASSED_CARDS, FirstLead, RuleSet
+from .rules import BLACK_CARDS, PASSED_CARDS, FirstLead, RuleSet, Share
 
 PRESET_NAMES: Words = {
     "standard": lambda: pgettext("rule set", "Standard"),
@@ -55,6 +55,16 @@ def first_trick(rules: RuleSet, players: Sequence[str], dealer: int) -> Markup:
     else:
         who = gettext("%(name)s (the dealer's right)") % {"name": name}
     return Markup(gettext("First trick: <strong>%(who)s</strong> leads.")) % {"who": who}
+
+
+def share_words(rules: RuleSet, share: Share) -> str:
+    """A player's share of a deal as a list of who sent what shows it: "12", "12 (by cards)",
+    and "all 16 black cards" or "not all 16" when they said so."""
+    points = share.raw(rules)
+    text = gettext("%(points)s (by cards)") % {"points": points} if share.cards is not None else str(points)
+    if share.says_shot:
+        text += ", " + gettext("all %(blacks)s black cards") % {"blacks": BLACK_CARDS}
+    return text
 
 
 def init_app(app: Flask) -> None:

@@ -83,3 +83,16 @@ def points_from_form(setup: sp.Setup, form: Mapping[str, str]) -> tuple[int, ...
     if errors:
         raise RulesError.of(errors)
     return tuple(points)
+
+
+def share_from_form(setup: sp.Setup, seat: int, form: Mapping[str, str]) -> int:
+    """One player's own points of the next round, typed on their phone in ``points``.
+
+    >>> share_from_form(sp.Setup("Rummy", ("Ana", "Ben")), 1, {"points": "−3"})
+    -3
+    """
+    alone = sp.Setup(setup.name, (setup.players[seat],))
+    try:
+        return points_from_form(alone, {"points-0": form.get("points", "")})[0]
+    except RulesError as error:
+        raise RulesError.about("points", error.errors["points-0"]) from None

@@ -15,7 +15,7 @@ from companion.store.statistics import Period
 
 from . import codec, pages, stats, views
 from . import rules as sp
-from .forms import ROWS
+from .forms import ROWS, share_from_form
 from .models import KEY, ScorepadGame, preload
 
 
@@ -51,6 +51,24 @@ class Scorepad(GameKind):
     def live(self, game: Game) -> dict[str, Any]:
         assert isinstance(game, ScorepadGame)
         return pages.live(game)
+
+    # --- each player's own phone: their points of the next round ---------------------------
+    seat_shares: ClassVar[bool] = True
+
+    def share_from_form(self, game: Game, seat: int, form: Mapping[str, str]) -> dict[str, Any]:
+        assert isinstance(game, ScorepadGame)
+        return {"points": share_from_form(game.setup(), seat, form)}
+
+    def entry_from_shares(self, game: Game, shares: Mapping[int, Mapping[str, Any]]) -> sp.Round:
+        assert isinstance(game, ScorepadGame)
+        setup = game.setup()
+        return sp.check_round(setup, [shares[seat]["points"] for seat in range(setup.size)])
+
+    def entry_name(self, number: int) -> Message:
+        return N_("round %(number)s", number=number)
+
+    def share_words(self, game: Game, share: Mapping[str, Any]) -> str:
+        return str(share["points"])
 
     def bgstats(self, game: Game, state: Any) -> dict[str, Any]:
         # no BoardGameGeek id: BG Stats matches the game by the name the table gave it

@@ -10,6 +10,7 @@ from companion import service
 from companion.rules import N_, RulesError
 from companion.service import Outcome
 from companion.store.games import Game, game_or_404
+from companion.web import seats
 from companion.web.answers import csv_download, json_download, rematch_refused
 from companion.web.fragments import every_entry
 from companion.web.home import new_game_page
@@ -50,6 +51,18 @@ def all_rounds(game_id: str) -> str:
     """Show every round of a pad, each a tap from its edit page; the pad's page shows the latest."""
     game = load(game_id)
     return every_entry(game, back=url_for("scorepad.show", game_id=game.id), readonly=False)
+
+
+@bp.get("/scorepad/<game_id>/phones")
+def phones(game_id: str) -> str:
+    """Each player's own link, to enter their points of every round from their phone."""
+    return seats.phones_page(load(game_id))
+
+
+@bp.post("/scorepad/<game_id>/phones")
+def renew_phones(game_id: str) -> Response:
+    """New seat links; the old ones open nothing from now on."""
+    return seats.renew(load(game_id))
 
 
 @bp.post("/scorepad/<game_id>/rounds")

@@ -1,0 +1,105 @@
+"""Four players, each on their own phone, enter their own share of each deal; the scorer's
+phone and the table display follow. Three deals: one by points, one counted by cards with
+a recount, one sent while a phone had no connection."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.browsing import Server, new_game, phone_context
+
+NAMES = ("Ana", "Ben", "Cy", "Dee")
+
+
+def send_points(page: Page, points: int) -> None:
+    page.get_by_label("Your points in deal").fill(str(points))
+    page.get_by_role("button", name="Send my share").click()
+
+
+def exported_deals(game_url: str) -> list[dict]:
+    with urllib.request.urlopen(f"{game_url}/export.json", timeout=10) as answer:
+        return json.load(answer)["games"][0]["deals"]
+
+
+def test_four_players_score_three_deals_from_their_own_phones(browser: Browser, server: Server) -> None:
+    scorer_context = phone_context(browser)
+    scorer = scorer_context.new_page()
+    game = new_game(scorer, server.url, NAMES)
+    scorer.get_by_role("link", name="Players' phones").click()
+    links = [scorer.locator(f"a[data-seat='{seat}']").get_attribute("href") or "" for seat in range(4)]
+    contexts = [phone_context(browser, color_scheme="dark" if seat % 2 else "light") for seat in range(4)]
+    phones = [context.new_page() for context in contexts]
+    for phone, link in zip(phones, links, strict=True):
+        phone.goto(link)
+        expect(phone.get_by_role("heading", name="Deal 1: Ana deals")).to_be_visible()
+
+    # deal 1, by points: each phone its own share; the last one in records the deal
+    for phone, points in zip(phones[:3], (20, 15, 25), strict=True):
+        send_points(phone, points)
+        expect(phone.locator(".messages").first).to_contain_text("Waiting for the others")
+    expect(phones[1].locator(".shares")).to_contain_text("Ana 20")
+    send_points(phones[3], 0)
+    expect(phones[3].locator(".messages").first).to_contain_text("Every share is in: deal 1 is recorded.")
+    # the other phones move on by themselves (their poll), and so does the table display
+    expect(phones[0].get_by_role("heading", name="Deal 2: Ben deals")).to_be_visible(timeout=10_000)
+    expect(phones[0].locator(".my-total")).to_contain_text("Your total: 20, place 3 of 4.")
+    assert [deal["raw"] for deal in exported_deals(game)] == [dict(zip(NAMES, (20, 15, 25, 0), strict=True))]
+
+    # deal 2, counted by cards: Dee counts one Black Spy too many, the table recounts
+    counts = [
+        {"black_spies": 4, "low_blacks": 1, "highs": (8, 9)},
+        {"black_spies": 2, "low_blacks": 4, "highs": (10,)},
+        {"black_spies": 0, "low_blacks": 1, "coloured_spies": 3, "highs": (11,)},
+        {"black_spies": 1, "low_blacks": 0, "coloured_spies": 1, "highs": ()},
+    ]
+    for seat, (phone, count) in enumerate(zip(phones, counts, strict=True)):
+        phone.get_by_role("link", name="Count my cards instead").click()
+        for key in ("black_spies", "low_blacks", "coloured_spies"):
+            phone.locator(f"#{key}-{seat}").fill(str(count.get(key, 0)))
+        for card in count["highs"]:
+            phone.get_by_label(f"Black {card}", exact=True).check()
+        phone.get_by_role("button", name="Send my share").click()
+        expect(phone.locator(".messages").first).to_be_visible()
+    for page in (phones[0], phones[3]):
+        expect(page.locator(".shares")).to_contain_text("The deck has 6 Black Spies; these counts add up to 7.")
+        expect(page.locator(".shares")).to_contain_text("The table must recount")
+    scorer.goto(game)
+    expect(scorer.locator(".shares")).to_contain_text("The table must recount")
+    assert len(exported_deals(game)) == 1
+    phones[3].locator("#black_spies-3").fill("0")
+    phones[3].get_by_role("button", name="Send my share").click()
+    expect(phones[3].locator(".messages").first).to_contain_text("deal 2 is recorded")
+    (_, second) = exported_deals(game)
+    assert second["cards"]["Ana"]["high_blacks"] == [8, 9]
+
+    # deal 3: Cy's phone has no connection when she sends hers; it goes once it is back
+    for phone in phones:
+        phone.goto(phone.url.split("?")[0])
+    for phone, points in zip(phones[:2], (10, 10), strict=True):
+        send_points(phone, points)
+    send_points(phones[3], 30)
+    contexts[2].set_offline(True)
+    send_points(phones[2], 10)
+    expect(phones[2].locator(".seat-status")).to_contain_text("saved on this phone")
+    assert len(exported_deals(game)) == 2
+    contexts[2].set_offline(False)
+    expect(phones[2].locator(".seat-status")).to_contain_text("was sent", timeout=15_000)
+    expect(phones[0].get_by_role("heading", name="Deal 4: Dee deals")).to_be_visible(timeout=10_000)
+    deals = exported_deals(game)
+    assert len(deals) == 3
+    assert deals[2]["raw"] == dict(zip(NAMES, (10, 10, 10, 30), strict=True))
+
+    # the table display shows the standings read from across the table, and the last deal
+    display = browser.new_page(viewport={"width": 1280, "height": 720})
+    display.goto(scorer.locator("a[href*='/watch/']").first.get_attribute("href") or "")
+    display.get_by_role("link", name="Table display").click()
+    rows = display.locator(".table-standings li")
+    expect(rows).to_have_count(4)
+    assert all(rows.nth(row).bounding_box()["height"] >= 72 for row in range(4))  # type: ignore[index]
+    expect(display.locator(".last-deal")).to_contain_text("Dee")
+    display.close()
+    for context in (*contexts, scorer_context):
+        context.close()

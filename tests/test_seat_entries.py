@@ -1,0 +1,327 @@
+"""Every player scores from their own phone: the seat links, a seat's page, and a deal made
+of each player's share, recorded once when the shares add up."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.helpers import exported, make_app, post_points, start_game, start_pad
+
+NAMES = ("Ana", "Ben", "Cy", "Dee")
+
+
+def seat_links(client: FlaskClient, game_url: str) -> list[str]:
+    """The seat links of ``/phones``, in seat order, as paths."""
+    page = client.get(f"{game_url}/phones")
+    assert page.status_code == 200
+    found = dict(re.findall(r'<a data-seat="(\d+)" href="https?://[^/"]+(/seat/[^"]+)"', page.get_data(as_text=True)))
+    return [found[str(seat)] for seat in range(len(found))]
+
+
+def seat_form(page: str) -> dict[str, str]:
+    """The hidden fields of a seat page's ``data-seat-entry`` form."""
+    form = re.search(r"<form[^>]*data-seat-entry[^>]*>(.*?)</form>", page, re.S)
+    assert form, "no seat form on the page"
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(1)))
+
+
+def send(phone: FlaskClient, link: str, **fields: Any) -> Any:
+    """One player's phone opens its seat page and sends its share."""
+    page = phone.get(link)
+    assert page.status_code == 200
+    form = seat_form(page.get_data(as_text=True))
+    form.update({name: str(value) for name, value in fields.items()})
+    return phone.post(link, data=form)
+
+
+def by_points(*raw: int, shooter: str | None = None) -> dict[str, Any]:
+    """A deal by points as a companion/1 file holds it."""
+    return {"raw": dict(zip(NAMES, raw, strict=True)), "shooter": shooter}
+
+
+def deals(client: FlaskClient, game: str) -> list[dict[str, Any]]:
+    return exported(client, f"/black-spy/{game}/export.json")["games"][0]["deals"]
+
+
+@pytest.fixture
+def phones(app: Flask) -> list[FlaskClient]:
+    """Each player's phone: none holds the scorer's cookies."""
+    return [app.test_client() for _ in NAMES]
+
+
+def test_the_phones_page_gives_each_seat_its_own_link_and_qr_code(client: FlaskClient) -> None:
+    game = start_game(client, NAMES)
+    page = client.get(f"/black-spy/{game}/phones").get_data(as_text=True)
+    links = seat_links(client, f"/black-spy/{game}")
+    assert len(set(links)) == 4
+    assert page.count("<svg") >= 4
+    # the links stay the same each time the page is opened, until renewed
+    assert seat_links(client, f"/black-spy/{game}") == links
+    assert '/phones">Players' in client.get(f"/black-spy/{game}").get_data(as_text=True)
+
+
+def test_a_deal_is_recorded_once_every_players_share_is_in_and_adds_up(client: FlaskClient, phones: list[FlaskClient]) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    for seat, points in enumerate((20, 15, 25)):
+        assert send(phones[seat], links[seat], points=points).status_code == 303
+        assert deals(client, game) == []
+    waiting = phones[3].get(links[3]).get_data(as_text=True)
+    assert "3 of 4 in for deal 1" in waiting
+    assert send(phones[3], links[3], points=0).status_code == 303
+    assert deals(client, game) == [by_points(20, 15, 25, 0)]
+    # every phone moves on to the next deal
+    assert seat_form(phones[0].get(links[0]).get_data(as_text=True))["number"] == "2"
+
+
+def test_a_deal_that_does_not_add_up_records_nothing_and_every_phone_says_recount(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    for seat, points in enumerate((20, 15, 25, 5)):
+        send(phones[seat], links[seat], points=points)
+    assert deals(client, game) == []
+    for page in (phones[1].get(links[1]), client.get(f"/black-spy/{game}")):
+        text = page.get_data(as_text=True)
+        assert "The points add up to 65, not 60" in text
+        assert "The table must recount" in text
+    # Dee corrects her own share: the deal is recorded
+    send(phones[3], links[3], points=0)
+    assert deals(client, game) == [by_points(20, 15, 25, 0)]
+
+
+def test_a_shooter_says_so_on_their_own_phone(client: FlaskClient, phones: list[FlaskClient]) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    send(phones[0], links[0], points=70, shot="yes")
+    for seat in (1, 2):
+        send(phones[seat], links[seat], points=-5)
+    send(phones[3], links[3], points=0)
+    assert deals(client, game) == [by_points(70, -5, -5, 0, shooter="Ana")]
+
+
+def test_points_that_allow_a_shoot_nobody_claimed_are_asked_of_the_high_scorer(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    for seat, points in enumerate((70, -5, -5, 0)):
+        send(phones[seat], links[seat], points=points)
+    assert deals(client, game) == []
+    asked = phones[0].get(links[0]).get_data(as_text=True)
+    assert "Did you take all 16 black cards?" in asked
+    assert "Did Ana take all 16 black cards?" in client.get(f"/black-spy/{game}").get_data(as_text=True)
+    send(phones[0], links[0], points=70, shot="no")
+    assert deals(client, game) == [by_points(70, -5, -5, 0)]
+
+
+def test_a_deal_counted_by_cards_on_each_phone_is_checked_against_the_deck(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    counts = [
+        {"black_spies-0": 4, "low_blacks-0": 1, "high-8": 0, "high-9": 0},
+        {"black_spies-1": 2, "low_blacks-1": 4, "high-10": 1},
+        {"black_spies-2": 0, "low_blacks-2": 1, "coloured_spies-2": 3, "high-11": 2},
+        {"black_spies-3": 0, "low_blacks-3": 0, "coloured_spies-3": 1},
+    ]
+    for seat, fields in enumerate(counts):
+        assert send(phones[seat], links[seat], mode="cards", **fields).status_code == 303
+    (deal,) = deals(client, game)
+    assert [deal["cards"][name]["black_spies"] for name in NAMES] == [4, 2, 0, 0]
+    assert [sorted(deal["cards"][name]["high_blacks"]) for name in NAMES] == [[8, 9], [10], [11], []]
+
+
+def test_two_players_claiming_the_same_high_black_must_recount(client: FlaskClient, phones: list[FlaskClient]) -> None:
+    """And so must a deck that does not add up: each phone counts its own pile, the whole is checked."""
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    counts = [
+        {"black_spies-0": 4, "low_blacks-0": 1, "high-8": 0, "high-9": 0},
+        {"black_spies-1": 2, "low_blacks-1": 4, "high-10": 1, "high-8": 1},
+        {"black_spies-2": 0, "low_blacks-2": 1, "coloured_spies-2": 3, "high-11": 2},
+        {"black_spies-3": 0, "low_blacks-3": 0, "coloured_spies-3": 1},
+    ]
+    for seat, fields in enumerate(counts):
+        send(phones[seat], links[seat], mode="cards", **fields)
+    assert deals(client, game) == []
+    assert "Ana and Ben each say they took the black 8." in client.get(f"/black-spy/{game}").get_data(as_text=True)
+    send(phones[1], links[1], mode="cards", **{"black_spies-1": 3, "low_blacks-1": 4, "high-10": 1})
+    assert "The deck has 6 Black Spies; these counts add up to 7." in client.get(f"/black-spy/{game}").get_data(as_text=True)
+    assert deals(client, game) == []
+
+
+def test_the_scorers_whole_deal_wins_and_clears_the_shares(client: FlaskClient, phones: list[FlaskClient]) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    send(phones[0], links[0], points=30)
+    assert post_points(client, game, [20, 15, 25, 0]).status_code == 303
+    send(phones[1], links[1], points=10)
+    assert "1 of 4 in for deal 2" in client.get(f"/black-spy/{game}").get_data(as_text=True)
+    assert deals(client, game) == [by_points(20, 15, 25, 0)]
+
+
+def test_a_share_sent_after_its_deal_was_recorded_is_refused_and_one_sent_twice_counts_once(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    late = seat_form(phones[0].get(links[0]).get_data(as_text=True))
+    post_points(client, game, [20, 15, 25, 0])
+    refused = phones[0].post(links[0], data={**late, "points": "20"})
+    assert refused.status_code == 409
+    assert "Your share was not changed: deal 1 is already recorded." in refused.get_data(as_text=True)
+    form = {**seat_form(phones[1].get(links[1]).get_data(as_text=True)), "points": "15"}
+    assert phones[1].post(links[1], data=form).status_code == 303
+    again = phones[1].post(links[1], data=form, headers={"HX-Request": "true"})
+    assert "This share was already sent; it counts once." in again.get_data(as_text=True)
+    assert "1 of 4 in for deal 2" in client.get(f"/black-spy/{game}").get_data(as_text=True)
+
+
+def test_a_share_the_rules_cannot_read_is_refused_in_words_and_changes_nothing(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    version = client.get(f"/black-spy/{game}").headers["ETag"]
+    for typed, said in (
+        ("", "Enter Ana&#39;s points (0 if none)."),
+        ("1x", "is not a whole number"),
+        ("99", "99 is not possible"),
+    ):
+        refused = send(phones[0], links[0], points=typed)
+        assert refused.status_code == 422
+        assert said in refused.get_data(as_text=True)
+    assert client.get(f"/black-spy/{game}").headers["ETag"] == version
+
+
+def test_renewed_links_leave_the_old_ones_opening_nothing(client: FlaskClient, phones: list[FlaskClient]) -> None:
+    game = start_game(client, NAMES)
+    old = seat_links(client, f"/black-spy/{game}")
+    assert client.post(f"/black-spy/{game}/phones").status_code == 303
+    new = seat_links(client, f"/black-spy/{game}")
+    assert set(old).isdisjoint(new)
+    assert phones[0].get(old[0]).status_code == 404
+    assert phones[0].post(old[0], data={"points": "20", "number": "1"}).status_code == 404
+    assert phones[0].get(new[0]).status_code == 200
+
+
+def test_a_finished_games_seat_pages_only_read_until_an_undo_reopens_it(client: FlaskClient, phones: list[FlaskClient]) -> None:
+    game = start_game(client, NAMES, end_value="30")
+    links = seat_links(client, f"/black-spy/{game}")
+    post_points(client, game, [40, 5, 15, 0])
+    page = phones[0].get(links[0]).get_data(as_text=True)
+    assert "Game over" in page and "data-seat-entry" not in page
+    refused = phones[0].post(links[0], data={"points": "20", "number": "2"})
+    assert refused.status_code == 409
+    client.post(f"/black-spy/{game}/undo", data={"number": "1"})
+    assert "data-seat-entry" in phones[0].get(links[0]).get_data(as_text=True)
+
+
+def test_a_seat_phone_may_not_undo_rename_nor_reach_another_seat_or_game(app: Flask) -> None:
+    scorer = app.test_client()
+    game = start_game(scorer, NAMES)
+    other = start_game(scorer, ("Eve", "Fay", "Gus"))
+    post_points(scorer, game, [20, 15, 25, 0])
+    links = seat_links(scorer, f"/black-spy/{game}")
+    phone = app.test_client()
+    page = phone.get(links[0]).get_data(as_text=True)
+    # the seat page never names the game's own address
+    assert game not in page
+    for write in (f"/black-spy/{game}/undo", f"/black-spy/{game}/deals/1/edit", f"/black-spy/{other}/deals"):
+        assert phone.post(write, data={"number": "1", "points-0": "60"}).status_code == 403, write
+    # another seat's fields are not read: the share is its own seat's
+    send(phone, links[0], points=10, **{"points-1": "60"})
+    assert "1 of 4 in for deal 2" in scorer.get(f"/black-spy/{game}").get_data(as_text=True)
+    assert "Ana" in scorer.get(f"/black-spy/{game}").get_data(as_text=True)
+    assert deals(scorer, game) == [by_points(20, 15, 25, 0)]
+    assert phone.get("/seat/not-a-link").status_code == 404
+
+
+def test_wrong_seat_links_are_paused_like_wrong_passcodes(app: Flask, client: FlaskClient) -> None:
+    game = start_game(client, NAMES)
+    link = seat_links(client, f"/black-spy/{game}")[0]
+    phone = app.test_client()
+    statuses = [phone.get(f"/seat/guess-{n}").status_code for n in range(6)]
+    assert statuses == [404] * 5 + [429]
+    # for every phone at that address, as the passcode's pause is, for a minute
+    assert phone.get(link).status_code == 429
+
+
+def test_with_a_passcode_a_seat_link_works_without_it_and_nothing_else_does(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(database_url, PASSCODE="open sesame")
+    scorer = app.test_client()
+    scorer.post("/passcode", data={"passcode": "open sesame"})
+    game = start_game(scorer, NAMES)
+    links = seat_links(scorer, f"/black-spy/{game}")
+    phone = app.test_client()
+    assert send(phone, links[2], points=25).status_code == 303
+    assert phone.post(f"/black-spy/{game}/undo", data={"number": "1"}).status_code == 403
+    assert "1 of 4 in for deal 1" in scorer.get(f"/black-spy/{game}").get_data(as_text=True)
+
+
+def test_a_score_pads_round_is_recorded_when_every_player_sent_their_points(client: FlaskClient, app: Flask) -> None:
+    pad = start_pad(client, "Golf", ("Vic", "Wes", "Xia"))
+    links = seat_links(client, f"/scorepad/{pad}")
+    phones = [app.test_client() for _ in links]
+    for seat, points in enumerate((4, -2)):
+        assert send(phones[seat], links[seat], points=points).status_code == 303
+    assert exported(client, f"/scorepad/{pad}/export.json")["games"][0]["rounds"] == []
+    assert "2 of 3 in for round 1" in client.get(f"/scorepad/{pad}").get_data(as_text=True)
+    refused = send(phones[2], links[2], points="lots")
+    assert refused.status_code == 422
+    send(phones[2], links[2], points=7)
+    rounds = exported(client, f"/scorepad/{pad}/export.json")["games"][0]["rounds"]
+    assert rounds == [{"Vic": 4, "Wes": -2, "Xia": 7}]
+
+
+def test_spy_has_no_players_phones(client: FlaskClient) -> None:
+    from tests.helpers import start_spy
+
+    game = start_spy(client)
+    assert client.get(f"/spy/{game}/phones").status_code == 404
+
+
+def test_a_seat_page_that_has_not_changed_is_answered_304_and_a_share_sent_changes_it(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    poll = {"HX-Request": "true"}
+    first = phones[0].get(links[0], headers=poll)
+    assert first.status_code == 200 and first.headers["ETag"]
+    assert phones[0].get(links[0], headers={**poll, "If-None-Match": first.headers["ETag"]}).status_code == 304
+    send(phones[1], links[1], points=15)
+    changed = phones[0].get(links[0], headers={**poll, "If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200
+    assert "1 of 4 in for deal 1" in changed.get_data(as_text=True)
+
+
+def test_the_table_display_shows_the_standings_and_who_has_sent_without_a_control(
+    client: FlaskClient, phones: list[FlaskClient], app: Flask
+) -> None:
+    from tests.helpers import watch_url
+
+    game = start_game(client, NAMES)
+    post_points(client, game, [20, 15, 25, 0])
+    links = seat_links(client, f"/black-spy/{game}")
+    send(phones[2], links[2], points=30)
+    display = app.test_client().get(f"{watch_url(app, game)}/table")
+    page = display.get_data(as_text=True)
+    assert display.status_code == 200
+    standings = re.findall(r'<span class="name">(\w+)</span> <span class="total">(\d+)</span>', page)
+    assert standings == [("Dee", "0"), ("Ben", "15"), ("Ana", "20"), ("Cy", "25")]
+    assert 'Deal 2: <span class="who">Ben</span> deals' in page
+    assert "1 of 4 in for deal 2" in page
+    assert "<form" not in page.split('id="live"', 1)[1].split("</main>", 1)[0]
