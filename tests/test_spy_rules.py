@@ -120,10 +120,13 @@ def test_each_target_answer_exposes_the_current_target_and_the_next_becomes_curr
     assert dict(state.bases[BEN].exposed) == {6: Target.SAFE_1, 2: Target.SAFE_2, 7: Target.TOP_SECRET_1}
 
 
-def test_a_safe_or_top_secret_that_is_not_the_target_changes_nothing_but_the_log() -> None:
+def test_a_safe_or_top_secret_that_is_not_the_target_exposes_nothing_and_is_remembered_of_its_card() -> None:
+    from dataclasses import replace
+
     before = start(table(2))
     after = run(table(2), (BEN, 3, "safe"), None, (BEN, 4, "top-secret"))
-    assert after.bases == before.bases
+    assert [replace(base, known={}) for base in after.bases] == [replace(base, known={}) for base in before.bases]
+    assert {card: answer for card, (answer, _) in after.bases[BEN].known.items()} == {3: Answer.SAFE, 4: Answer.TOP_SECRET}
     assert after.out == {}
     assert len(after.turns) == 3
     assert after.to_play == BEN
@@ -614,3 +617,21 @@ def test_a_tracked_spy_rematch_leaves_the_spies_to_be_placed_again() -> None:
     state = run(table(2, ANA, spies), (BEN, 6, "bomb"), None, (BEN, 6, "lit-bomb"))
     assert state.setup.tracking and state.winner == BEN
     assert rematch(state).spies is None
+
+
+def test_a_card_answered_a_safe_can_only_be_a_safe_from_then_on() -> None:
+    state = start(new_setup(["Ana", "Ben", "Cy"], ["blue", "red", "green"], ANA))
+    state = take(state, Turn(ANA, spy=SpyAction(BEN, 3, Answer.SAFE)))
+    state = take(state, Turn(BEN, spy=SpyAction(ANA, 1, Answer.SAFE)))
+    # Ben's card 3 is a Safe that is not the target (Safe 1): Safe 2. It is a Safe or, once
+    # Safe 1 is out, the target; never a Top Secret nor a bomb
+    assert possible_answers(state, CY, BEN, 3) == (Answer.SAFE,)
+    with pytest.raises(RulesError, match="card 3 was answered “safe” on an earlier turn: it cannot be “bomb”"):
+        take(state, Turn(CY, spy=SpyAction(BEN, 3, Answer.BOMB)))
+    # any other card of Ben's may still be anything hidden
+    assert possible_answers(state, CY, BEN, 4) == (Answer.SAFE, Answer.TOP_SECRET, Answer.TARGET, Answer.BOMB)
+    state = take(state, Turn(CY, spy=SpyAction(BEN, 5, Answer.TARGET)))  # Safe 1 exposed: Safe 2 is the target
+    assert possible_answers(state, ANA, BEN, 3) == (Answer.TARGET,)
+    # the only hidden Safe is known to be card 3: no other card can be the target now
+    assert Answer.TARGET not in possible_answers(state, ANA, BEN, 4)
+    assert Answer.SAFE not in possible_answers(state, ANA, BEN, 4)

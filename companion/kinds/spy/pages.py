@@ -9,7 +9,7 @@ from typing import Any
 from flask import flash, get_flashed_messages, redirect, url_for
 from werkzeug.wrappers import Response
 
-from companion.rules import N_, Message
+from companion.rules import N_, Message, Nn_
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
 from companion.web.i18n import say
@@ -80,8 +80,10 @@ def turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
     """What the table is told of a turn, from the state it left."""
     names = state.setup.players
     who = names[turn.player]
+    # a tracked table's turn says its move first, as the player announced it
+    sentences = [say(part) for part in move_words(who, turn.move)] if turn.move is not None else []
     if turn.spy is None:
-        sentences = [say(N_("%(who)s did not spy.", who=who))]
+        sentences.append(say(N_("%(who)s did not spy.", who=who)))
     else:
         them = names[turn.spy.target]
         answer = turn.spy.answer
@@ -104,10 +106,22 @@ def turn_message(state: rules.SpyState, turn: rules.Turn) -> str:
                 them=them,
                 target=_exposed_label(state, turn.spy),
             )
-        sentences = [say(said)]
+        sentences.append(say(said))
     if state.winner is not None:
         sentences.append(say(N_("%(name)s wins!", name=names[state.winner])))
     return " ".join(sentences)
+
+
+def move_words(who: str, move: rules.Move) -> list[Message]:
+    """A Spy's move in the words of the turn's news: the move, then how it was turned."""
+    said: list[Message] = []
+    if move.steps:
+        said.append(Nn_("%(who)s moved their Spy %(num)s place.", "%(who)s moved their Spy %(num)s places.", move.steps, who=who))
+    if move.turn_before or move.turn_after:
+        said.append(N_("%(who)s turned their Spy round.", who=who))
+    if move.other_end:
+        said.append(N_("%(who)s put their Spy at the other end of the base.", who=who))
+    return said
 
 
 def turn_log(state: rules.SpyState, latest: int | None = None) -> list[tuple[int, str]]:

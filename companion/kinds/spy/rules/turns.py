@@ -92,6 +92,10 @@ class BaseState:
     exposed: Mapping[int, Target] = field(default_factory=lambda: MappingProxyType({}))
     lit_bombs: tuple[int, ...] = ()
     spy: SpyPlace | None = None
+    # hidden cards answered "a Safe" or "a Top Secret", with the target of the moment, which
+    # they are not: each is one of that kind for the rest of the game, so a later look at it
+    # finds that kind, or the target once the target has moved on to one of its kind
+    known: Mapping[int, tuple[Answer, Target | None]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def cards(self) -> int:
@@ -215,6 +219,8 @@ def _take(state: SpyState, turn: Turn) -> SpyState:
                 out[target] = OutReason.FOUND_OUT
         elif answer is Answer.BOMB and card is not None:  # a bomb is a card, never the Spy
             bases[target] = replace(base, lit_bombs=tuple(sorted((*base.lit_bombs, card))))
+        elif answer in (Answer.SAFE, Answer.TOP_SECRET) and card is not None:
+            bases[target] = replace(base, known=MappingProxyType({**base.known, card: (answer, base.target)}))
         elif answer is Answer.LIT_BOMB:
             out[player] = OutReason.BLOWN_UP
     remaining = [seat for seat in range(len(bases)) if seat not in out]
@@ -321,16 +327,37 @@ def _answers(base: BaseState, card: int | None) -> tuple[Answer, ...]:
         return (Answer.EXPOSED,)
     if card in base.lit_bombs:
         return (Answer.LIT_BOMB,)
+    known = base.known.get(card)
     answers = []
-    if base.hidden_besides_target(SAFES):
-        answers.append(Answer.SAFE)
-    if base.hidden_besides_target(TOP_SECRETS):
-        answers.append(Answer.TOP_SECRET)
-    if base.target is not None:
+    for kind, kinds in ((Answer.SAFE, SAFES), (Answer.TOP_SECRET, TOP_SECRETS)):
+        if _may_be(base, card, kind, kinds) and base.hidden_besides_target(kinds):
+            answers.append(kind)
+    # a card answered "not the target" is still not the target while that target stands
+    if (
+        base.target is not None
+        and _may_be(base, card, *_KIND_OF_TARGET[base.target in SAFES])
+        and (known is None or known[1] != base.target)
+    ):
         answers.append(Answer.TARGET)
-    if base.unlit_bombs:
+    if base.unlit_bombs and known is None:
         answers.append(Answer.BOMB)
     return tuple(answers)
+
+
+# a target's kind, by whether it is a Safe
+_KIND_OF_TARGET = {True: (Answer.SAFE, SAFES), False: (Answer.TOP_SECRET, TOP_SECRETS)}
+
+
+def _may_be(base: BaseState, card: int, kind: Answer, kinds: Sequence[Target]) -> bool:
+    """Whether ``card`` may still be one of ``kinds`` (a Safe, or a Top Secret): it was
+    answered that kind before, or it was not answered anything and the cards of that kind
+    still hidden are not all known to be other cards."""
+    known = base.known.get(card)
+    if known is not None:
+        return known[0] is kind
+    hidden = [target for target in kinds if target not in base.exposed.values()]
+    elsewhere = [other for other, (said, _) in base.known.items() if said is kind and other not in base.exposed]
+    return len(elsewhere) < len(hidden)
 
 
 def _check_question(state: SpyState, spy_seat: int, target: int, card: int | None) -> None:
@@ -405,6 +432,14 @@ def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> Me
         )
     if answer is Answer.EXPOSED:
         return N_("%(name)s's card %(card)s is not exposed.", card=card, name=them)
+    if card in base.known and answer not in (base.known[card][0], Answer.LIT_BOMB):
+        return N_(
+            "%(name)s's card %(card)s was answered “%(was)s” on an earlier turn: it cannot be “%(answer)s”.",
+            card=card,
+            name=them,
+            was=base.known[card][0].label,
+            answer=answer.label,
+        )
     if answer is Answer.LIT_BOMB:
         return N_(
             "%(name)s's card %(card)s is not a lit bomb: a bomb found for the first time answers “%(answer)s”.",
@@ -412,6 +447,20 @@ def _refusal(base: BaseState, them: str, card: int | None, answer: Answer) -> Me
             name=them,
             answer=Answer.BOMB.label,
         )
+    if answer in (Answer.SAFE, Answer.TOP_SECRET, Answer.TARGET) and card not in base.known:
+        kind, kinds = (
+            _KIND_OF_TARGET[base.target in SAFES]
+            if answer is Answer.TARGET and base.target is not None
+            else (answer, SAFES if answer is Answer.SAFE else TOP_SECRETS)
+        )
+        others = sorted(other for other, (said, _) in base.known.items() if said is kind and other not in base.exposed)
+        if others and not _may_be(base, card, kind, kinds):
+            return N_(
+                "%(name)s's hidden cards of that kind are known: cards %(cards)s were answered “%(kind)s” before.",
+                name=them,
+                cards=others,
+                kind=kind.label,
+            )
     if answer is Answer.BOMB:
         return Nn_(
             "%(name)s's only bomb is already lit.", "All %(num)s of %(name)s's bombs are already lit.", base.bombs, name=them
