@@ -83,6 +83,10 @@ class GameKind:
         """Register its blueprint and the template globals its pages read."""
         raise NotImplementedError
 
+    def title(self, game: Game) -> Message | str:
+        """A game's title in a list of games: the kind's name, unless its games are named."""
+        return self.name
+
     def template(self, name: str) -> str:
         return f"{self.folder}/{name}"
 
@@ -108,7 +112,8 @@ class GameKind:
         """Load the inputs of many games of this kind at once (an export reads every game)."""
 
     def csv_rows(self, game: Game) -> Iterable[list[Any]]:
-        """One row per player per deal, for the spreadsheet of every game (``CSV_COLUMNS``)."""
+        """Its rows in the spreadsheet of every game (``CSV_COLUMNS``): one per player per
+        deal or round."""
         return ()
 
     # --- its pages ----------------------------------------------------------------------
@@ -176,6 +181,9 @@ CSV_COLUMNS = (
     "score",
     "running_total",
     "shooter",
+    # which kind of game the row is of (its key, as a companion/1 file names it): a pad's
+    # rows name its game under rule_set and its round under deal; a Spy turn's row, who played
+    "kind",
 )
 
 

@@ -287,3 +287,30 @@ def test_the_rounds_table_says_what_its_cells_hold_and_that_a_round_number_chang
 
     followed = client.get(watch_url(app, game_id)).get_data(as_text=True)
     assert "Each cell: the round's points" in followed and "Tap a round number" not in followed
+
+
+def test_changing_a_past_round_shows_the_totals_it_adds_to_not_the_final_ones(client: FlaskClient) -> None:
+    pad = start_pad(client, "Golf", ("Vic", "Wes", "Xia"))
+    for points in ((3, 4, 5), (50, 1, 1), (2, 2, 2)):
+        post_round(client, pad, points)
+
+    def so_far(number: int) -> list[str]:
+        page = client.get(f"/scorepad/{pad}/rounds/{number}/edit").get_data(as_text=True)
+        return re.findall(r'so-far">(-?\d+) so far', page)
+
+    assert so_far(1) == []
+    assert so_far(2) == ["3", "4", "5"]
+    assert so_far(3) == ["53", "5", "6"]
+    assert re.findall(r'so-far">(-?\d+) so far', client.get(f"/scorepad/{pad}").get_data(as_text=True)) == ["55", "7", "8"]
+
+
+def test_two_pads_in_the_list_of_games_are_told_apart_by_their_names(client: FlaskClient) -> None:
+    start_pad(client, "Golf", ("Vic", "Wes"))
+    start_pad(client, "Hearts", ("Vic", "Wes"))
+    home = client.get("/").get_data(as_text=True)
+    titles = re.findall(r"<strong>([^<]+)</strong> · Vic, Wes", home)
+    assert sorted(titles) == ["Golf", "Hearts"]
+    # a name is the table's text, shown as typed, never as markup
+    start_pad(client, "<b>Rummy", ("Vic", "Wes"))
+    home = client.get("/").get_data(as_text=True)
+    assert "<strong>&lt;b&gt;Rummy</strong>" in home and "<b>Rummy" not in home

@@ -975,3 +975,27 @@ def test_a_rematch_that_loses_a_race_to_an_undo_says_so_and_starts_nothing(
     assert response.status_code == 409
     assert "Another phone changed this game just now; no rematch was started." in text(response.get_data(as_text=True))
     assert snapshot(app) == before
+
+
+def test_the_spreadsheet_of_every_game_holds_spy_turns_and_pad_rounds_beside_black_spy_deals(client: FlaskClient) -> None:
+    import csv
+    import io
+
+    from tests.helpers import TWO_SPIES, post_round, start_pad
+
+    spy_game = start_spy(client, players=TWO_SPIES)
+    play(client, spy_game, ("1:1", "target"), ("0:1", "target"))
+    pad = start_pad(client, "Golf", ("Vic", "Wes"))
+    post_round(client, pad, (4, -2))
+    black_spy = start_game(client)
+    post_points(client, black_spy, [20, 15, 25, 0])
+    rows = list(csv.DictReader(io.StringIO(client.get("/export.csv").get_data(as_text=True))))
+    by_kind = {kind: [row for row in rows if row["kind"] == kind] for kind in ("black-spy", "spy", "scorepad")}
+    assert len(by_kind["black-spy"]) == 4 and {row["game_id"] for row in by_kind["black-spy"]} == {black_spy}
+    assert [(row["deal"], row["player"]) for row in by_kind["spy"]] == [("1", "Ana"), ("2", "Ben")]
+    assert [
+        (row["rule_set"], row["deal"], row["player"], row["raw_points"], row["running_total"]) for row in by_kind["scorepad"]
+    ] == [
+        ("Golf", "1", "Vic", "4", "4"),
+        ("Golf", "1", "Wes", "-2", "-2"),
+    ]

@@ -144,6 +144,7 @@ def csv_rows(game: BlackSpyGame) -> Iterable[list[Any]]:
                 deal.scores[seat],
                 deal.totals[seat],
                 "yes" if deal.shooter == seat else "no",
+                KEY,
             ]
 
 

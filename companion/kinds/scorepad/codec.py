@@ -155,3 +155,13 @@ def csv_rows(game: ScorepadGame) -> list[list[Any]]:
         for played in state.rounds
         for seat, name in enumerate(game.player_names)
     ]
+
+
+def shared_csv_rows(game: ScorepadGame) -> list[list[Any]]:
+    """Its rows in the spreadsheet of every game (``registry.CSV_COLUMNS``): the pad's name
+    where a Black Spy row names its rule set, the round where it numbers the deal, the points
+    as both the raw points and the score."""
+    return [
+        [game_id, date, name, number, "", "", player, seat, points, points, total, "", KEY]
+        for game_id, date, name, number, player, seat, points, total in csv_rows(game)
+    ]

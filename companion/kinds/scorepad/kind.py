@@ -42,6 +42,10 @@ class Scorepad(GameKind):
     def rows(self, item: Any, game_id: str, created: datetime) -> Rows:
         return codec.rows(item, game_id, created)
 
+    def csv_rows(self, game: Game) -> Any:
+        assert isinstance(game, ScorepadGame)
+        return codec.shared_csv_rows(game)
+
     def preload(self, games: Sequence[Game]) -> None:
         preload(games)
 
@@ -69,6 +73,11 @@ class Scorepad(GameKind):
 
     def share_words(self, game: Game, share: Mapping[str, Any]) -> str:
         return str(share["points"])
+
+    def title(self, game: Game) -> str:
+        # the table named the game ("Golf", "Hearts"): two pads are told apart by it
+        assert isinstance(game, ScorepadGame)
+        return game.pad.name
 
     def bgstats(self, game: Game, state: Any) -> dict[str, Any]:
         # no BoardGameGeek id: BG Stats matches the game by the name the table gave it

@@ -7,7 +7,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from companion.exchange.fields import Bad, field_of, listed, names, one_of, parse_id, parse_time, shown, timestamp, whole
+from companion.exchange.fields import (
+    Bad,
+    field_of,
+    listed,
+    names,
+    one_of,
+    parse_id,
+    parse_time,
+    shown,
+    spreadsheet_text,
+    timestamp,
+    whole,
+)
 from companion.registry import Rows
 from companion.rules import N_, Nn_
 
@@ -191,3 +203,14 @@ def rows(item: SpyInput, game_id: str, created: datetime) -> Rows:
         seats=tuple({"colour": colour.value} for colour in item.setup.colours),
         tables={SpyTurn: turns},
     )
+
+
+def csv_rows(game: SpyGame) -> list[list[Any]]:
+    """Its rows in the spreadsheet of every game (``registry.CSV_COLUMNS``): one per turn,
+    naming who played it (Spy keeps no points)."""
+    names = game.player_names
+    day = game.created_at.date().isoformat()
+    return [
+        [game.id, day, "", turn.number, "", "", spreadsheet_text(names[turn.player]), turn.player + 1, "", "", "", "", KEY]
+        for turn in game.turns
+    ]

@@ -48,6 +48,10 @@ class Spy(GameKind):
     def rows(self, item: Any, game_id: str, created: datetime) -> Rows:
         return codec.rows(item, game_id, created)
 
+    def csv_rows(self, game: Game) -> Any:
+        assert isinstance(game, SpyGame)
+        return codec.csv_rows(game)
+
     def preload(self, games: Sequence[Game]) -> None:
         load_inputs(games, SpyGame.turns)
 
