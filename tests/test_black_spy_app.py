@@ -768,3 +768,36 @@ def test_a_deal_sent_as_deal_0_is_refused_as_out_of_date_and_nothing_is_written(
     html = response.get_data(as_text=True)
     assert "Another phone changed this game just now" in html and "Deal 0" not in html
     assert snapshot(app) == before
+
+
+def test_a_table_that_counts_cards_finds_the_cards_form_after_a_reload_an_edit_or_an_undo(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    tab = lambda page: re.search(r'href="[^"]*\?mode=(\w+)"[^>]*aria-current="page"', page).group(1)  # noqa: E731
+    assert tab(client.get(f"/black-spy/{game_id}").get_data(as_text=True)) == "points"
+    post_cards(client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3)
+    post_cards(client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3)
+    assert tab(client.get(f"/black-spy/{game_id}").get_data(as_text=True)) == "cards"
+    # the page may still ask for the other way, for this deal
+    assert tab(client.get(f"/black-spy/{game_id}?mode=points").get_data(as_text=True)) == "points"
+    client.post(f"/black-spy/{game_id}/undo", data={"number": "2"})
+    assert tab(client.get(f"/black-spy/{game_id}").get_data(as_text=True)) == "cards"
+    post_points(client, game_id, [20, 15, 25, 0])
+    assert tab(client.get(f"/black-spy/{game_id}").get_data(as_text=True)) == "points"
+    # a deal by points undone leaves the table typing points, though the deal before was counted
+    client.post(f"/black-spy/{game_id}/undo", data={"number": "2"})
+    assert tab(client.get(f"/black-spy/{game_id}").get_data(as_text=True)) == "points"
+
+
+def test_the_news_of_a_deal_just_recorded_carries_its_undo(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    answer = post_points(client, game_id, [10, 10, 10, 30], htmx=True).get_data(as_text=True)
+    news = answer.split('<div class="messages"', 1)[1].split("</div>", 1)[0]
+    assert "Deal 2 recorded." in news and "Undo it" in news
+    undo = re.search(r'<form class="undo-here" method="post" action="([^"]+)"', news).group(1)
+    assert re.search(r'name="number" value="2"', news)
+    assert client.post(undo, data={"number": "2"}).status_code == 303
+    assert len(game_state(app, game_id).deals) == 1
+    # a refusal's news carries none
+    refused = post_points(client, game_id, [1, 1, 1, 1], htmx=True).get_data(as_text=True)
+    assert "undo-here" not in refused

@@ -107,3 +107,34 @@ def test_the_network_address_is_looked_up_again_once_it_is_old(monkeypatch: pyte
     assert sharing._network_address() == "192.168.1.20"
     assert sharing._network_address() == "192.168.1.20"
     assert sharing._network_address() == "10.0.0.7"
+
+
+@pytest.fixture
+def both_listeners(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+    """`companion serve`'s plain address on 8000 and its secure one on 8443, at 192.168.1.20."""
+    monkeypatch.setattr(sharing, "_network_address", lambda: "192.168.1.20")
+    app = make_app(database_url, LISTENS_ON="0.0.0.0", SECURE_PORT="8443", PLAIN_PORT="8000")
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize("opened_at", ["https://192.168.1.20:8443", "https://table.local:8443"])
+def test_at_the_secure_address_the_link_is_given_at_the_plain_one_which_needs_no_trust(
+    both_listeners: Flask, opened_at: str
+) -> None:
+    link, note = follow_panel(both_listeners, opened_at)
+    # by number, never by the name: a phone that opened the name securely asks it by https only
+    assert link.startswith(f"{ON_THE_NETWORK}/watch/")
+    assert note == "The link uses the plain address, which a phone opens without trusting this table's certificate first."
+    # and so are the players' own links
+    client = both_listeners.test_client()
+    game_id = start_game(client)
+    phones = client.get(f"/black-spy/{game_id}/phones", base_url=opened_at).get_data(as_text=True)
+    assert re.findall(r'data-seat="0" href="(http://192\.168\.1\.20:8000/seat/)', phones)
+
+
+@pytest.mark.parametrize("listening", ["0.0.0.0"], indirect=True)
+def test_behind_a_proxy_on_https_the_link_stays_as_opened(listening: Flask) -> None:
+    link, note = follow_panel(listening, "https://club.example.org")
+    assert link.startswith("https://club.example.org/watch/") and note is None

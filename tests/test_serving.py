@@ -245,3 +245,20 @@ def test_a_chunked_body_too_large_is_refused_whole_and_nothing_of_it_is_stored(s
         assert b"too large" in response.read()
         connection.close()
     assert json.loads(phone.get(f"/black-spy/{game}/export.json"))["games"][0]["deals"] == []
+
+
+def test_the_console_warns_that_a_name_opened_securely_is_https_only_there_after() -> None:
+    """The secure address sends HSTS: the plain address under the same name then fails in that
+    browser, so the console says to use the numbers there."""
+    from types import SimpleNamespace
+
+    from companion.serving import granian
+
+    material = SimpleNamespace(ca_fingerprint="ab:cd", uncovered=(), reissued=False, names=(), ca_key="k", ca_cert="c")
+    printed = granian.banner("0.0.0.0", 8000, 8443, material)  # type: ignore[arg-type]
+    name = f"{tls.hostname()}.local"
+    assert f"https://{name}:8443/" in printed
+    warning = next(line for line in printed.splitlines() if "https only" in line)
+    assert name in warning and "http://" in warning and f"http://{name}" not in warning
+    # a server on one address prints no name, and so no warning
+    assert "https only" not in granian.banner("192.0.2.9", 8000, 8443, material)  # type: ignore[arg-type]

@@ -11,12 +11,14 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import io
+import ipaddress
 import os
 import resource
 import signal
 import subprocess
 import sys
 import time
+from urllib.parse import urlsplit
 
 import segno
 
@@ -62,6 +64,14 @@ def addresses(host: str, port: int, scheme: str) -> list[tuple[str, str]]:
     return found
 
 
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
 def qr_text(url: str) -> str:
     """A QR code drawn with block characters, for a phone's camera pointed at the console."""
     out = io.StringIO()
@@ -82,6 +92,14 @@ def banner(host: str, port: int, secure: int | None, material: tls.Material | No
     secure_urls = addresses(host, secure, "https")
     for who, url in secure_urls:
         lines.append(f"  {who + ': ' if who else ''}{url}")
+    named = [url for _, url in secure_urls if not _is_address(urlsplit(url).hostname or "")]
+    if named:
+        # the secure address sends HSTS: a browser that opened a name there asks that name
+        # by https only from then on, and the plain address under the name fails (SSL error)
+        lines.append(
+            f"  once a phone opens {urlsplit(named[0]).hostname} at the secure address, its browser opens that name"
+            f" by https only: at the plain address, use the numbers ({plain[-1][1]})"
+        )
     lines.append(f"  a phone trusts this table's certificate once, from {plain[-1][1]}phone")
     lines.append(f"  certificate authority SHA-256 fingerprint: {material.ca_fingerprint}")
     for name in material.uncovered:
@@ -172,8 +190,11 @@ def run(
     env = {**os.environ, "COMPANION_INSTANCE": str(instance), DIE_WITH_PARENT: "1", THREADS: str(threads)}
     if secure is not None:
         env["COMPANION_SECURE_PORT"] = str(secure)
+        # links meant for other phones are given at the plain address (companion/web/sharing.py)
+        env["COMPANION_PLAIN_PORT"] = str(port)
     else:
         env.pop("COMPANION_SECURE_PORT", None)
+        env.pop("COMPANION_PLAIN_PORT", None)
     open_files_for_connections()
     commands = [granian_command(host, port, workers, None)]
     if secure is not None and material is not None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 import ipaddress
 import json
+import os
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import SplitResult, quote, urlsplit
 
 import segno
 from flask import Flask, current_app, url_for
@@ -65,6 +66,9 @@ def shared_link(url: str) -> FollowLink:
         host, port = parts.hostname or "", parts.port
     except ValueError:
         return FollowLink(url, None)  # a Host header that names no address (``[::::]``): the link as asked
+    plain = _plain_twin(parts)
+    if plain is not None:
+        return plain
     if not _names_this_device(host):
         return FollowLink(url, None)
     listens = current_app.config.get("LISTENS_ON")
@@ -83,6 +87,38 @@ def shared_link(url: str) -> FollowLink:
         address=network,
     )
     return FollowLink(parts._replace(netloc=netloc).geturl(), note)
+
+
+def _plain_twin(parts: SplitResult) -> FollowLink | None:
+    """The plain address's twin of a link given at `companion serve`'s secure address.
+
+    A phone opens the secure address only once it trusts the table's certificate; a
+    friend's phone that never did would be shown a certificate error. The link is given at
+    the plain address instead, by the machine's number on the network, not by a name: a
+    phone that opened a name at the secure address asks that name by https only (HSTS).
+    """
+    plain, secure = current_app.config.get("PLAIN_PORT"), current_app.config.get("SECURE_PORT")
+    host = parts.hostname or ""
+    if parts.scheme != "https" or not plain or parts.port is None or str(parts.port) != str(secure):
+        return None
+    if _names_this_device(host):
+        return None  # the server's own device: its link is made as for the plain address
+    address = host if _is_address(host) else _network_address()
+    if address is None:
+        return None
+    shown = f"[{address}]" if ":" in address else address
+    return FollowLink(
+        parts._replace(scheme="http", netloc=f"{shown}:{plain}").geturl(),
+        N_("The link uses the plain address, which a phone opens without trusting this table's certificate first."),
+    )
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def _names_this_device(host: str) -> bool:
@@ -141,6 +177,8 @@ def bgstats_link(game: Game, state: Any) -> str:
 
 
 def init_app(app: Flask) -> None:
+    # the plain listener's port, beside the secure one, when `companion serve` started both
+    app.config.setdefault("PLAIN_PORT", os.environ.get("COMPANION_PLAIN_PORT"))
     app.add_template_global(qr_svg)
     app.add_template_global(follow_link)
     app.add_template_global(shared_link)

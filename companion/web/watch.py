@@ -23,15 +23,15 @@ from .sharing import follow_link, qr_svg_file
 
 bp = Blueprint("watch", __name__)
 
-# how often a following phone asks for news while the game goes on
+# how often a following phone asks for news, while the game goes on and once it is over:
+# an undo or an edit by the scorer can reopen it, and a follower sees that as soon as a
+# deal (an unchanged game's answer is a 304, a tenth of a page's cost)
 POLL_SECONDS = 4
-# and once it is over: an undo or an edit by the scorer can still reopen it
-FINISHED_POLL_SECONDS = 20
 
 
 @bp.get("/watch/<watch_id>")
 def show(watch_id: str) -> Response:
-    """Show a game's public state, refreshed every few seconds, less often once it is over."""
+    """Show a game's public state, refreshed every few seconds."""
     game = db.session.scalar(select(Game).where(Game.watch_id == watch_id))
     if game is None:
         abort(404)
@@ -79,7 +79,7 @@ def _context(game: Game) -> dict[str, Any]:
     context["rematch_watch"] = (
         db.session.scalar(select(Game.watch_id).where(Game.id == game.rematch_id)) if game.rematch_id else None
     )
-    context["poll"] = FINISHED_POLL_SECONDS if context["state"].finished else POLL_SECONDS
+    context["poll"] = POLL_SECONDS
     # where the players' own phones stand with the next deal or round (companion/web/seats.py)
     context["waiting"] = waiting(game)
     return context

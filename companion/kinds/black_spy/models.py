@@ -81,6 +81,9 @@ class BlackSpyGame(Game):
     end_value: Mapped[int | None]
     shoot_rule: Mapped[bool | None]
     first_lead: Mapped[str | None] = mapped_column(String(16))
+    # how the table enters its deals ("points" or "cards"): as it recorded the last one, so
+    # that the game page opens on that form after a reload, an edit or an undo
+    entry_mode: Mapped[str | None] = mapped_column(String(8))
 
     deals: Mapped[list[Deal]] = relationship(order_by="Deal.number", cascade="all, delete-orphan")
     scores: Mapped[list[DealScore]] = relationship(cascade="all, delete-orphan")

@@ -86,6 +86,7 @@ def render_game(
     message: str | None = None,
     status: int = 200,
     added: bool = False,
+    undo_here: bool = False,
     **form: Any,
 ) -> Response:
     """The game page, or for htmx what a write changes: the next deal's card (``#game-now``)
@@ -101,6 +102,8 @@ def render_game(
         "state": state,
         "messages": [*get_flashed_messages(), *([message] if message else [])],
         "added": added and len(state.deals) > 1,
+        # the news of a deal just recorded carries its undo, under the scorer's thumb
+        "undo_here": undo_here and bool(state.deals),
         "upcoming": bs.upcoming(state, UPCOMING_DEALS),
         "checks": _said(deal_checks(state.setup.rules, state.setup.players)),
         **deal_form_context(
@@ -115,13 +118,21 @@ def render_game(
     return page_or_fragment("black_spy/game.html", "black_spy/_changed.html", status, **context)
 
 
-def after_write(game: BlackSpyGame, message: str, mode: str = POINTS, added: bool = False) -> Response:
+def table_mode(game: BlackSpyGame) -> str:
+    """How this table enters its deals: as it recorded the last one (by points before any)."""
+    return CARDS if game.entry_mode == CARDS else POINTS
+
+
+def after_write(
+    game: BlackSpyGame, message: str, mode: str | None = None, added: bool = False, undo_here: bool = False
+) -> Response:
     """After a change: the fragment for htmx, a 303 to the game page otherwise.
 
     The deal form stays in the mode the table used: a table that counts cards keeps counting.
     """
+    mode = mode or table_mode(game)
     if htmx:
-        return render_game(game, game.state(), mode=mode, message=message, added=added)
+        return render_game(game, game.state(), mode=mode, message=message, added=added, undo_here=undo_here)
     flash(say(message))
     if mode == CARDS:
         return redirect(url_for("black_spy.show", game_id=game.id, mode=CARDS), code=303)

@@ -46,7 +46,11 @@ def create() -> Response | tuple[str, int]:
 def show(game_id: str) -> Response:
     """Show the next deal, the deal form and the scoreboard."""
     game = load(game_id)
-    return pages.render_game(game, game.state(), mode=CARDS if request.args.get("mode") == CARDS else POINTS)
+    asked = request.args.get("mode")
+    # the table's way of entering deals holds, after an edit or a reload too: the way its
+    # last deal was entered, unless the page asks for the other
+    mode = asked if asked in (CARDS, POINTS) else pages.table_mode(game)
+    return pages.render_game(game, game.state(), mode=mode)
 
 
 @bp.get("/black-spy/<game_id>/all")
@@ -62,10 +66,14 @@ def record_deal(game_id: str) -> Response:
     game = load(game_id)
     form = request.form
     mode = mode_of(form)
+
+    def entry() -> bs.DealEntry:
+        # read once the deal is known to be new: the table's way of entering is kept with it
+        game.entry_mode = mode
+        return entry_from_form(game.setup(), form, mode)
+
     try:
-        written = service.record(
-            game, lambda: entry_from_form(game.setup(), form, mode), form.get("submission"), form.get("number")
-        )
+        written = service.record(game, entry, form.get("submission"), form.get("number"))
     except ShootQuestion as question:
         return pages.render_game(game, game.state(), mode=mode, values=form, ask_shoot=question.candidates)
     except bs.GameOverError as over:
@@ -79,7 +87,7 @@ def record_deal(game_id: str) -> Response:
     # a page that showed the game just before this deal only adds its row; one that missed
     # another phone's edit meanwhile gets every row again
     added = form.get("version") == str(written.game.version - 1)
-    return pages.after_write(written.game, pages.deal_message(written.state), mode, added=added)
+    return pages.after_write(written.game, pages.deal_message(written.state), mode, added=added, undo_here=True)
 
 
 @bp.post("/black-spy/<game_id>/undo")
