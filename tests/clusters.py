@@ -89,12 +89,12 @@ class SmallDisk:
 
     def fill(self) -> None:
         """Take every byte left: the next write that needs room is refused (ENOSPC)."""
-        with self._filler.open("ab") as filler:
+        # unbuffered: a buffered file keeps what the disk refused, and fails again as it closes
+        with self._filler.open("ab", buffering=0) as filler:
             block = b"\0" * 65536
             try:
                 while True:
                     filler.write(block)
-                    filler.flush()
             except OSError:
                 pass
         # what a 64 KB block could not take, a byte at a time
