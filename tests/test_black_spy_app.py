@@ -585,8 +585,13 @@ def test_a_rematch_is_dealt_first_by_whoever_the_table_picks(client: FlaskClient
 
 
 def test_a_rematch_can_draw_for_the_first_deal_and_says_who_won_it(client: FlaskClient, app: Flask) -> None:
-    new, seat = rematch_of(client, app, finish(client), first_dealer="draw")
-    assert f"The draw is made: {('Ana', 'Ben', 'Cy', 'Dee')[seat]} deals first." in page(client, new)
+    old = finish(client)
+    new, seat = rematch_of(client, app, old, first_dealer="draw")
+    # the news says the rematch started, and who won the draw
+    assert f"Rematch! The draw is made: {('Ana', 'Ben', 'Cy', 'Dee')[seat]} deals first." in page(client, new)
+    # a reload of the address the rematch was asked at leads to the rematch, not back to the game
+    reload = client.get(f"/black-spy/{old}/rematch")
+    assert reload.status_code == 303 and reload.location.endswith(f"/black-spy/{new}")
 
 
 def test_a_rematch_first_dealer_not_at_the_table_is_refused_and_nothing_is_made(client: FlaskClient, app: Flask) -> None:

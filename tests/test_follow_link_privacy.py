@@ -50,12 +50,13 @@ def test_with_a_passcode_the_follow_panel_says_the_link_opens_that_game_alone(pr
         assert "This one has none" not in panel
 
 
-def test_the_new_game_page_of_an_open_server_says_how_to_set_a_passcode(client: FlaskClient) -> None:
+def test_the_new_game_page_of_an_open_server_says_who_can_set_a_passcode(client: FlaskClient) -> None:
     for path in ("/new", "/new?game=spy"):
         notice = said(client.get(path).get_data(as_text=True), "no-passcode")
         assert notice is not None, path
         assert "This server has no passcode" in notice
-        assert "COMPANION_PASSCODE=… make serve" in notice
+        # a player cannot act on a setting's name: they are told who can
+        assert "Whoever runs the server can set a passcode" in notice and "COMPANION_PASSCODE" not in notice
 
 
 def test_the_new_game_page_of_a_server_with_a_passcode_says_nothing_of_it(private: Flask) -> None:

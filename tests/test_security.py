@@ -51,6 +51,8 @@ def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
         "black_spy:game_id": black_spy,
         "spy:game_id": spy_game,
         "scorepad:game_id": pad.location.rsplit("/", 1)[1],
+        # a game's page asking whether to delete it (the answer is a POST)
+        "deleting:game_id": black_spy,
         "number": "1",
         "player_id": "1",
         "link": re.search(

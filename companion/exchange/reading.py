@@ -5,6 +5,7 @@ is valid (the service writes them: companion/service/imports.py).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from .. import registry
 from ..rules import N_, Message, RulesError, files
 from . import FORMAT
-from .fields import Bad, about_game, shown
+from .fields import Bad, about_game, parse_time, shown
 
 
 class ImportRefused(ValueError):
@@ -143,6 +144,8 @@ def parse_file(data: Any) -> list[registry.Input]:
             if kind is None:
                 raise Bad(N_("unknown kind %(kind)s", kind=shown(game.get("kind"))))
             item = kind.parse(game)
+            if game.get("changes") is not None and hasattr(item, "changes"):
+                item = dataclasses.replace(item, changes=parse_changes(game["changes"]))  # type: ignore[type-var]
         except (Bad, RulesError) as error:
             problems.append(about_game(index, game_id, error.message))
             continue
@@ -154,3 +157,45 @@ def parse_file(data: Any) -> list[registry.Input]:
     if problems:
         raise ImportRefused(problems)
     return parsed
+
+
+# changes one game of a file may hold: far above any real game's
+MAX_CHANGES = 2000
+
+
+def parse_changes(data: Any) -> tuple[dict[str, Any], ...]:
+    """A game's history of edits and undos as a file holds it (store/changes.py), checked:
+    a list of {"number", "what": "edit" or "undo", "before", "after", "changed_at", "phone"}."""
+    if not isinstance(data, list) or len(data) > MAX_CHANGES:
+        raise Bad(N_("changes must be a list of at most %(most)s", most=MAX_CHANGES))
+    parsed = []
+    for change in data:
+        if not isinstance(change, dict):
+            raise Bad(N_("a change must be an object"))
+        number, what = change.get("number"), change.get("what")
+        before, after, phone = change.get("before"), change.get("after"), change.get("phone")
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 100_000 or what not in ("edit", "undo"):
+            raise Bad(N_("a change needs a number and what it was (edit or undo)"))
+        for values in (before, after):
+            if values is not None and not (
+                isinstance(values, dict)
+                and len(values) <= 50
+                and all(
+                    isinstance(key, str) and isinstance(value, str) and len(key) + len(value) <= 200
+                    for key, value in values.items()
+                )
+            ):
+                raise Bad(N_("a change's values must be short texts by name"))
+        if before is None or (phone is not None and not (isinstance(phone, str) and len(phone) <= 16)):
+            raise Bad(N_("a change needs the values it changed"))
+        parsed.append(
+            {
+                "number": number,
+                "what": what,
+                "before": before,
+                "after": after,
+                "changed_at": parse_time(change.get("changed_at")),
+                "phone": phone,
+            }
+        )
+    return tuple(parsed)

@@ -16,13 +16,27 @@ from sqlalchemy import select, tuple_
 
 from .. import registry
 from ..store.base import db, utcnow
-from ..store.games import Game
+from ..store.games import Game, load_inputs
 from . import FORMAT
 from .fields import timestamp
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
-    return registry.of(game).to_json(game)
+    data = registry.of(game).to_json(game)
+    if game.changes:
+        # the history of edits and undos, when the game has one (a file without it still imports)
+        data["changes"] = [
+            {
+                "number": change.number,
+                "what": change.what,
+                "before": change.before,
+                "after": change.after,
+                "changed_at": timestamp(change.changed_at),
+                "phone": change.phone,
+            }
+            for change in game.changes
+        ]
+    return data
 
 
 def export_file(games: Iterable[Game]) -> dict[str, Any]:
@@ -83,6 +97,7 @@ def every_game(batch: int | None = None) -> Iterator[Game]:
             of_kind = [game for game in games if game.kind == kind.key]
             if of_kind:
                 kind.preload(of_kind)
+        load_inputs(games, Game.changes)
         yield from games
         after = (games[-1].created_at, games[-1].id)
         # nothing of this batch is written: the session forgets it, and its memory goes

@@ -26,6 +26,7 @@ from sqlalchemy import select
 
 from ..rules import N_, RulesError
 from ..rules.players import clean_name
+from ..store import changes
 from ..store.base import db
 from ..store.figures import commit_or_conflict
 from ..store.games import Game
@@ -134,8 +135,9 @@ def record(game: G, entry: Any, submission: str | None, number: str | None) -> W
     return Written(Outcome.DONE, game, after, row)
 
 
-def undo(game: G, number: str | None) -> Written[G]:
-    """Remove the last input; ``number`` is the one the page showed as last."""
+def undo(game: G, number: str | None, phone: str | None = None) -> Written[G]:
+    """Remove the last input; ``number`` is the one the page showed as last. The game's
+    history keeps what it held, and which phone (``phone``, its session's short id) undid it."""
     _hold(game)
     inputs = game.inputs()
     if not inputs:
@@ -146,6 +148,7 @@ def undo(game: G, number: str | None) -> Written[G]:
     # shares sent for the deal after it are for a deal that is not next any more (cleared
     # before the game is changed, as record() does)
     clear_shares(game)
+    changes.note(game, last.number, changes.UNDO, game.input_values(last), None, phone)
     inputs.pop()
     db.session.delete(last)
     if not commit_or_conflict():
@@ -153,9 +156,10 @@ def undo(game: G, number: str | None) -> Written[G]:
     return Written(Outcome.DONE, game, game.state(), last)
 
 
-def edit(game: G, number: int, entry: Any, version: str | None) -> Written[G]:
+def edit(game: G, number: int, entry: Any, version: str | None, phone: str | None = None) -> Written[G]:
     """Change input ``number`` in place, as the page that showed the game at ``version``
-    asks; every figure after it follows, if the rules allow the game so changed."""
+    asks; every figure after it follows, if the rules allow the game so changed. The game's
+    history keeps the values before and after, and which phone changed them."""
     if version and version != str(game.version):
         return Written(Outcome.STALE, game)
     _hold(game)
@@ -164,7 +168,9 @@ def edit(game: G, number: int, entry: Any, version: str | None) -> Written[G]:
         return Written(Outcome.GONE, game)
     entry = _given(entry)
     after = game.replaced(number, entry)
+    before = game.input_values(inputs[number - 1])
     inputs[number - 1].set_entry(entry)
+    changes.note(game, inputs[number - 1].number, changes.EDIT, before, game.input_values(inputs[number - 1]), phone)
     # an input changed, not the game's row: the version is bumped all the same
     db.session.add(game)
     game.mark_changed()

@@ -22,6 +22,8 @@ from .. import registry
 from ..exchange.reading import ImportRefused
 from ..rules import N_
 from ..store.base import db, utcnow
+from ..store.changes import InputChange
+from ..store.deleted import forget
 from ..store.figures import recount
 from ..store.games import Game, Seat, new_public_id
 from ..store.players import hold_players, insert_players
@@ -88,7 +90,14 @@ def _prepare(item: registry.Input, now: datetime) -> _Prepared:
         }
         for position, name in enumerate(item.players)
     ]
-    return _Prepared(item, game, seats, {model: list(rows) for model, rows in made.tables.items()})
+    tables: dict[Any, list[dict[str, Any]]] = {model: list(rows) for model, rows in made.tables.items()}
+    # its history of edits and undos, as the file kept it (a kind's input may carry none)
+    kept_changes = getattr(item, "changes", ())
+    if kept_changes:
+        tables[InputChange] = [
+            {"game_id": game_id, **change, "changed_at": change["changed_at"] or now} for change in kept_changes
+        ]
+    return _Prepared(item, game, seats, tables)
 
 
 # games written in one transaction: some tenths of a second of SQLite's write lock, so a
@@ -130,6 +139,10 @@ def import_games(items: Sequence[registry.Input], skip_existing: bool = False) -
                     time.sleep(BATCH_PAUSE_SECONDS)
                 _write(batch, now)
                 written += [ready.game["id"] for ready in batch]
+            # a game deleted and imported again (or restored) is here again: its deleted copy goes
+            for chunk in _chunks(written):
+                forget(list(chunk))
+            db.session.commit()
         except IntegrityError:
             # another import wrote one of these ids after they were checked
             db.session.rollback()

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload
 from .base import Model, db, utcnow
 
 if TYPE_CHECKING:
+    from .changes import InputChange
     from .players import Player
 
 PUBLIC_ID_ALPHABET = string.ascii_letters + string.digits
@@ -104,6 +105,8 @@ class Game(Model):
     __table_args__ = (Index("ix_games_finished_created_at", "finished", "created_at"),)
 
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin")
+    # its history of edits and undos (store/changes.py), read for an export
+    changes: Mapped[list[InputChange]] = relationship(order_by="InputChange.id", cascade="all, delete-orphan", viewonly=False)
 
     # the relationships that hold a kind's inputs, in order: a change to them is a change of
     # the game (its version goes up, its figures are kept anew)
@@ -130,6 +133,11 @@ class Game(Model):
     def replaced(self, number: int, entry: Any) -> Any:
         """The state with input ``number`` (from 1) as ``entry``; a ``RulesError`` when refused."""
         raise NotImplementedError
+
+    def input_values(self, row: Any) -> dict[str, str]:
+        """An input row's values as its history of changes shows them, by what each is of
+        (a player's name): none where the kind shows no values (store/changes.py)."""
+        return {}
 
     def input_row(self, entry: Any) -> Any:
         """A new row holding ``entry``, for the service to number and append."""
@@ -197,7 +205,10 @@ def game_or_404(model: type[KindGame], game_id: str) -> KindGame:
     """The game of this kind at this public id, or 404: one loader for every kind's pages."""
     game = db.session.get(Game, game_id[:64])
     if not isinstance(game, model):
-        abort(404)
+        from .deleted import deleted
+
+        # a game deleted is gone, not unknown: a phone that kept a deal for it is told so
+        abort(410 if game is None and deleted(game_id) is not None else 404)
     return game
 
 

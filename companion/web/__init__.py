@@ -14,8 +14,10 @@ def init_app(app: Flask) -> None:
     from .. import paths, registry
     from ..rules.players import MAX_NAME_LENGTH
     from ..serving import security, trust
+    from ..store.changes import latest_changes
     from . import (
         assets,
+        deleting,
         errors,
         exchange,
         fragments,
@@ -45,9 +47,10 @@ def init_app(app: Flask) -> None:
     limiter.init_app(app)
     i18n.init_app(app, str(paths.TRANSLATIONS))
     seats.init_app(app)
-    for blueprint in (home.bp, exchange.bp, history.bp, watch.bp, pwa.bp, trust.bp, health.bp):
+    for blueprint in (home.bp, exchange.bp, history.bp, watch.bp, pwa.bp, trust.bp, health.bp, deleting.bp):
         app.register_blueprint(blueprint)
     app.add_template_global(registry.of, "kind_of")
     app.add_template_global(registry.every, "every_kind")
     app.jinja_env.globals["MAX_NAME_LENGTH"] = MAX_NAME_LENGTH
     app.jinja_env.globals["LATEST_ROWS"] = fragments.LATEST_ROWS
+    app.add_template_global(latest_changes)

@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, abort, make_response, redirect, render_template, request
+from flask import Flask, Response, abort, make_response, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DataError, DBAPIError, StatementError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, SecurityError
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
 
+from .. import registry
 from ..rules import N_
 from ..store.base import db
+from ..store.games import Game
 from ..store.outages import Outage, outage_of
 from .extensions import htmx
 from .health import healthz
@@ -23,6 +25,7 @@ MESSAGES = {
     404: N_("There is nothing here. The game may have been deleted, or the link is incomplete."),
     405: N_("That address does not take this kind of request."),
     408: N_("What was sent stopped arriving before it was complete, so nothing was saved. Try again."),
+    410: N_("This game was deleted, so nothing was saved. It can be restored from Recently deleted."),
     413: N_("That upload is too large."),
     429: N_("Too many tries. Wait a minute and try again."),
 }
@@ -91,6 +94,15 @@ def _parameters(params: object) -> list[object]:
     return []
 
 
+def _rematch_of(game_path: str) -> str | None:
+    """The page of the rematch of the game at ``game_path`` (/<kind>/<id>), if it has one."""
+    game = db.session.get(Game, game_path.rsplit("/", 1)[-1][:64])
+    if game is None or game.rematch_id is None:
+        return None
+    again = db.session.get(Game, game.rematch_id)
+    return url_for(registry.of(again).show, game_id=again.id) if again is not None else None
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError) -> tuple[str, int]:
@@ -146,6 +158,10 @@ def init_app(app: Flask) -> None:
         # a phone without JavaScript shows a refused deal at the address it posted to
         # (/black-spy/<id>/deals); a reload there asks for it: show the game it belongs to
         parent = request.path.rstrip("/").rsplit("/", 1)[0]
+        again = _rematch_of(parent) if request.path.rstrip("/").endswith("/rematch") else None
+        if request.method in ("GET", "HEAD") and again is not None:
+            # a reload of the rematch's answer: the rematch, not the game it came from
+            return redirect(again, code=303)
         if request.method in ("GET", "HEAD") and parent:
             try:
                 adapter = app.create_url_adapter(request)

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from flask import g
+from flask import g, session
 from flask_wtf.csrf import generate_csrf
 
 Html = TypeVar("Html", bound=str)
@@ -95,3 +95,11 @@ def with_holes(html: str) -> str:
 def filled(html: str) -> str:
     """A kept page with this phone's token and a new form id in its holes."""
     return html.replace(_TOKEN, generate_csrf()).replace(_SUBMISSION, submission())
+
+
+def phone() -> str:
+    """This phone's short id, kept in its session: a game's history says which phone changed
+    what (the same phone, the same id), and nothing more of it."""
+    if "phone" not in session:
+        session["phone"] = secrets.token_hex(4)
+    return str(session["phone"])

@@ -120,7 +120,7 @@
     if (recorded !== null) seen.set(entry.game, {recorded, next: attribute(html, "data-next") || ""});
     // a 200 that still asks something (a question about the numbers) has stored nothing
     if (response.status === 200 && recorded !== null && Number(recorded) >= entry.number) return "stored";
-    if ([200, 400, 404, 409, 413, 422].includes(response.status)) {
+    if ([200, 400, 404, 409, 410, 413, 422].includes(response.status)) {
       entry.status = "refused";
       entry.reason = reasonIn(html) || String(response.status);
       // the next number as the server has it, which the page may not show yet

@@ -14,6 +14,8 @@ from . import rules as bs
 # apart, side by side, so that none covers another
 LINE_SPACING = 3.0
 LABEL_SIZE = 10  # the end value's label, in svg units (the stylesheet's font size)
+# a player's mark at the end of their line is as high as the labels: marks this far apart
+MARK_SPACING = LABEL_SIZE + 1
 # wide enough for any letter or digit of the label's font, so a guess errs on the safe side
 LABEL_CHAR_WIDTH = 0.62 * LABEL_SIZE
 
@@ -24,6 +26,27 @@ class Series:
     points: str  # "x,y x,y …" for an svg polyline
     last: tuple[float, float]
     total: int
+    mark: str  # the player's mark: their line ends in it, and the standings show it
+    mark_y: float  # where the mark is written: the line's end, moved from the others' marks
+
+
+def player_marks(names: Sequence[str]) -> list[str]:
+    """Each player's mark, told apart without colour: their initial, or as many first
+    letters as tell them from the others ("An", "Al").
+
+    >>> player_marks(["Ana", "Ben", "Al", "Bo"])
+    ['An', 'Be', 'Al', 'Bo']
+    >>> player_marks(["Ana", "Ben", "Cy"])
+    ['A', 'B', 'C']
+    """
+    marks = []
+    for seat, name in enumerate(names):
+        others = [other for place, other in enumerate(names) if place != seat]
+        length = 1
+        while length < len(name) and any(other[:length].casefold() == name[:length].casefold() for other in others):
+            length += 1
+        marks.append(name[: min(length, 3)])
+    return marks
 
 
 @dataclass(frozen=True)
@@ -68,8 +91,18 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     totals = [[0] * state.setup.size] + [list(deal.totals) for deal in state.deals]
     heights = [side_by_side([top + (height - top - bottom) * (highest - t) / span_y for t in row]) for row in totals]
     lines = [[(x(number), heights[number][seat]) for number in range(deals + 1)] for seat in players]
+    marks = player_marks(state.setup.players)
+    # the marks of lines that end close together are written a line of text apart
+    mark_ys = side_by_side([lines[seat][-1][1] - 5 for seat in players], spacing=MARK_SPACING)
     series = [
-        Series(name, " ".join(f"{px},{py}" for px, py in lines[seat]), lines[seat][-1], state.totals[seat])
+        Series(
+            name,
+            " ".join(f"{px},{py}" for px, py in lines[seat]),
+            lines[seat][-1],
+            state.totals[seat],
+            marks[seat],
+            mark_ys[seat],
+        )
         for seat, name in enumerate(state.setup.players)
     ]
     shoots = tuple(
@@ -88,7 +121,7 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     return Chart(width, height, left, bottom, tuple(series), end_y, state.end_value, label, shoots, ticks, y_ticks)
 
 
-def side_by_side(heights: Sequence[float]) -> list[float]:
+def side_by_side(heights: Sequence[float], spacing: float = LINE_SPACING) -> list[float]:
     """Heights of one deal's points, those closer than a line's width moved apart.
 
     Each bunch keeps its middle and its order, so a line moves only where it meets another.
@@ -104,11 +137,11 @@ def side_by_side(heights: Sequence[float]) -> list[float]:
     for position, seat in enumerate(order):
         bunch.append(seat)
         following = order[position + 1] if position + 1 < len(order) else None
-        if following is not None and heights[following] - heights[bunch[-1]] < LINE_SPACING:
+        if following is not None and heights[following] - heights[bunch[-1]] < spacing:
             continue
         middle = sum(heights[member] for member in bunch) / len(bunch)
         for rank, member in enumerate(bunch):
-            placed[member] = round(middle + (rank - (len(bunch) - 1) / 2) * LINE_SPACING, 1)
+            placed[member] = round(middle + (rank - (len(bunch) - 1) / 2) * spacing, 1)
         bunch = []
     return placed
 

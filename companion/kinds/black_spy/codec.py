@@ -52,6 +52,8 @@ class BlackSpyInput:
     entries: tuple[bs.DealEntry, ...]
     state: bs.GameState
     id_replaced: bool = False  # the file's id was too short or malformed to keep
+    # the game's history of edits and undos, as the file holds it (store/changes.py)
+    changes: tuple[dict[str, Any], ...] = ()
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -116,6 +116,18 @@ class BlackSpyGame(Game):
         """The game with deal ``number`` as the table now says it; every later figure follows."""
         return bs.edit(self.setup(), self.entries(), number - 1, entry)
 
+    def input_values(self, row: Deal) -> dict[str, str]:
+        # each player's raw points, as typed or as their cards count
+        rules, entry = self.rules(), row.entry()
+        if isinstance(entry, bs.CardsEntry):
+            raw = [taken.points(rules) for taken in entry.cards]
+        else:
+            raw = list(entry.raw)
+        values = {name: str(points) for name, points in zip(self.player_names, raw, strict=True)}
+        if entry.shooter is not None:
+            values[self.player_names[entry.shooter]] += f" ({bs.BLACK_CARDS})"
+        return values
+
     def input_row(self, entry: bs.DealEntry) -> Deal:
         deal = Deal()
         deal.set_entry(entry)

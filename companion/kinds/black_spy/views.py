@@ -16,6 +16,7 @@ from companion.web.answers import csv_download, json_download, rematch_refused
 from companion.web.fragments import every_entry
 from companion.web.home import new_game_page
 from companion.web.i18n import say
+from companion.web.parts import phone
 
 from . import codec, pages, reference
 from . import rules as bs
@@ -94,7 +95,7 @@ def record_deal(game_id: str) -> Response:
 def undo(game_id: str) -> Response:
     """Remove the last deal; a finished game reopens."""
     game = load(game_id)
-    written = service.undo(game, request.form.get("number", ""))
+    written = service.undo(game, request.form.get("number", ""), phone=phone())
     if written.outcome is Outcome.GONE:
         return pages.render_game(game, game.state(), message=N_("There is no deal to undo."), status=409)
     if written.outcome is Outcome.STALE:
@@ -123,7 +124,9 @@ def edit_deal(game_id: str, number: int) -> Response | tuple[str, int]:
     mode = mode_of(form)
     before = game.state()
     try:
-        written = service.edit(game, number, lambda: entry_from_form(before.setup, form, mode), form.get("version"))
+        written = service.edit(
+            game, number, lambda: entry_from_form(before.setup, form, mode), form.get("version"), phone=phone()
+        )
     except ShootQuestion as question:
         return pages.edit_page(game, before, game.deals[number - 1], mode, values=form, ask_shoot=question.candidates)
     except RulesError as error:
@@ -165,7 +168,7 @@ def rematch(game_id: str) -> Response:
     assert isinstance(again, BlackSpyGame)
     first = again.player_names[again.first_seat]
     if pick == bs.DRAW:
-        flash(say(N_("The draw is made: %(name)s deals first.", name=first)))
+        flash(say(N_("Rematch! The draw is made: %(name)s deals first.", name=first)))
     else:
         flash(say(N_("Rematch! %(name)s deals first.", name=first)))
     return redirect(url_for("black_spy.show", game_id=again.id), code=303)

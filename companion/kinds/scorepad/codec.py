@@ -45,6 +45,8 @@ class ScorepadInput:
     entries: tuple[sp.Entry, ...]
     state: sp.ScorepadState
     id_replaced: bool = False
+    # the game's history of edits and undos, as the file holds it (store/changes.py)
+    changes: tuple[dict[str, Any], ...] = ()
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -88,6 +88,10 @@ class ScorepadGame(Game):
         round_number = sum(isinstance(earlier, sp.Round) for earlier in entries[:number])
         return sp.edit(self.setup(), entries, round_number, entry.points)
 
+    def input_values(self, row: ScorepadEntry) -> dict[str, str]:
+        # each player's points of the round; the end holds none
+        return {name: str(points) for name, points in zip(self.player_names, row.points or [], strict=False)}
+
     def input_row(self, entry: sp.Entry) -> ScorepadEntry:
         row = ScorepadEntry()
         row.set_entry(entry)

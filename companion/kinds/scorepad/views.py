@@ -15,6 +15,7 @@ from companion.web.answers import csv_download, json_download, rematch_refused
 from companion.web.fragments import every_entry
 from companion.web.home import new_game_page
 from companion.web.i18n import say
+from companion.web.parts import phone
 
 from . import codec, pages
 from . import rules as sp
@@ -103,7 +104,7 @@ def undo(game_id: str) -> Response:
     """Remove the last input (a round, or the end): an ended game reopens."""
     game = load(game_id)
     rounds = len(game.state().rounds)
-    written = service.undo(game, request.form.get("number", ""))
+    written = service.undo(game, request.form.get("number", ""), phone=phone())
     if written.outcome is Outcome.GONE:
         return pages.render_game(game, game.state(), message=N_("There is nothing to undo."), status=409)
     if not written.done:
@@ -132,7 +133,9 @@ def edit_round(game_id: str, number: int) -> Response | tuple[str, int]:
         return pages.edit_page(game, state, number, values=values)
     form = request.form
     try:
-        written = service.edit(game, which, lambda: sp.Round(points_from_form(state.setup, form)), form.get("version"))
+        written = service.edit(
+            game, which, lambda: sp.Round(points_from_form(state.setup, form)), form.get("version"), phone=phone()
+        )
     except RulesError as error:
         return pages.edit_page(game, state, number, values=form, errors=error.errors, status=422)
     if written.outcome is Outcome.GONE or (written.outcome is Outcome.CONFLICT and number > len(written.game.state().rounds)):

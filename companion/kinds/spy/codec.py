@@ -42,6 +42,8 @@ class SpyInput:
     turns: tuple[spy.Turn, ...]
     state: spy.SpyState
     id_replaced: bool = False
+    # the game's history of edits and undos, as the file holds it (store/changes.py)
+    changes: tuple[dict[str, Any], ...] = ()
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -62,6 +62,9 @@ class Spy(GameKind):
         assert isinstance(game, SpyGame)
         return pages.live(game)
 
+    def entry_name(self, number: int) -> Message:
+        return N_("turn %(number)s", number=number)
+
     def player_columns(self) -> list[Column]:
         return stats.player_columns()
 

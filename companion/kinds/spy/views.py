@@ -18,6 +18,7 @@ from companion.web.answers import json_download, rematch_refused, to_rematch
 from companion.web.fragments import every_entry
 from companion.web.home import new_game_page
 from companion.web.i18n import say
+from companion.web.parts import phone
 
 from . import pages, reference, rules
 from .forms import new_game, placing_again, preview, turn_from_form
@@ -150,7 +151,7 @@ def record_turn(game_id: str) -> Response:
 def undo(game_id: str) -> Response:
     """Remove the last turn; a finished game reopens."""
     game = load(game_id)
-    written = service.undo(game, request.form.get("number"))
+    written = service.undo(game, request.form.get("number"), phone=phone())
     if written.outcome is Outcome.GONE:
         return pages.render_game(game, game.state(), message=N_("There is no turn to undo."), status=409)
     if written.outcome is Outcome.STALE:

@@ -1,0 +1,114 @@
+"""A game started by mistake is deleted from its page: gone from every list, statistic,
+export and link at once, restorable for 30 days, and brought back by an import too."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.helpers import exported, post_points, post_round, snapshot, start_game, start_pad, start_spy, watch_url
+
+
+def a_game(client: FlaskClient, kind: str) -> str:
+    """A game of ``kind`` with an input in it; its page's address."""
+    if kind == "black-spy":
+        game = start_game(client, end_value="30")
+        post_points(client, game, [40, 5, 15, 0])  # over: it counts in the statistics
+        return f"/black-spy/{game}"
+    if kind == "scorepad":
+        pad = start_pad(client, "Golf", ("Ana", "Ben"))
+        post_round(client, pad, (3, 4))
+        return f"/scorepad/{pad}"
+    return f"/spy/{start_spy(client)}"
+
+
+@pytest.mark.parametrize("kind", ["black-spy", "scorepad", "spy"])
+def test_a_deleted_game_leaves_every_list_and_link_and_a_restore_brings_it_back_whole(
+    client: FlaskClient, app: Flask, kind: str
+) -> None:
+    page = a_game(client, kind)
+    game_id = page.rsplit("/", 1)[1]
+    follow = watch_url(app, game_id)
+    before = exported(client, f"{page}/export.json")["games"][0]
+    assert f'href="/games/{game_id}/delete"' in client.get(page).get_data(as_text=True)
+    # asked first, naming the game
+    asked = client.get(f"/games/{game_id}/delete").get_data(as_text=True)
+    assert "Delete this game?" in asked and "Ana" in asked
+    deleted = client.post(f"/games/{game_id}/delete")
+    assert deleted.status_code == 303
+    home = client.get("/").get_data(as_text=True)
+    assert "is deleted. It can be restored from Recently deleted for 30 days." in home
+    assert game_id not in home and game_id not in client.get("/history").get_data(as_text=True)
+    assert game_id not in json.dumps(exported(client))
+    assert client.get(follow).status_code == 404
+    # its page says it was deleted, and a deal sent to it (a phone that kept it offline) is refused so
+    assert client.get(page).status_code == 410
+    listed = client.get("/deleted").get_data(as_text=True)
+    assert "Restore" in listed and "Ana" in listed
+    restored = client.post(f"/deleted/{game_id}/restore")
+    assert restored.status_code == 303 and restored.location == page
+    assert exported(client, f"{page}/export.json")["games"][0] == before
+    assert client.get(follow).status_code == 200
+    assert game_id not in client.get("/deleted").get_data(as_text=True)
+
+
+def test_a_deleted_finished_game_leaves_its_players_statistics_and_a_restore_puts_it_back(client: FlaskClient) -> None:
+    def games_of_ana() -> list[str]:
+        table = client.get("/players").get_data(as_text=True)
+        row = re.search(r">Ana</a></th>\s*((?:<td>[^<]*</td>)+)", table)
+        return re.findall(r"<td>([^<]*)</td>", row.group(1)) if row else []
+
+    page = a_game(client, "black-spy")
+    assert games_of_ana()[:1] == ["1"]
+    game_id = page.rsplit("/", 1)[1]
+    client.post(f"/games/{game_id}/delete")
+    assert games_of_ana()[:1] == ["0"]
+    client.post(f"/deleted/{game_id}/restore")
+    assert games_of_ana()[:1] == ["1"]
+
+
+def test_a_deal_for_a_deleted_game_is_refused_in_words_and_changes_nothing(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/delete")
+    before = snapshot(app)
+    refused = post_points(client, game_id, [20, 15, 25, 0], number="1")
+    assert refused.status_code == 410
+    assert "This game was deleted, so nothing was saved." in refused.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_an_import_of_a_deleted_game_restores_it_and_an_export_leaves_it_out(client: FlaskClient) -> None:
+    page = a_game(client, "scorepad")
+    game_id = page.rsplit("/", 1)[1]
+    file = json.dumps(exported(client, f"{page}/export.json")).encode()
+    client.post(f"/games/{game_id}/delete")
+    assert exported(client)["games"] == []
+    answer = client.post("/import", data={"file": (io.BytesIO(file), "games.json")}, content_type="multipart/form-data")
+    assert answer.status_code in (200, 303)
+    assert client.get(page).status_code == 200
+    assert game_id not in client.get("/deleted").get_data(as_text=True)
+
+
+def test_deleted_games_are_kept_thirty_days_or_until_the_list_is_emptied(client: FlaskClient, app: Flask) -> None:
+    from companion.store.base import db
+    from companion.store.deleted import DeletedGame
+
+    old, recent = (start_game(client) for _ in range(2))
+    for game_id in (old, recent):
+        client.post(f"/games/{game_id}/delete")
+    with app.app_context():
+        kept = db.session.get(DeletedGame, old)
+        kept.deleted_at -= timedelta(days=31)
+        db.session.commit()
+    listed = client.get("/deleted").get_data(as_text=True)
+    assert f"/deleted/{recent}/restore" in listed and f"/deleted/{old}/restore" not in listed
+    assert client.post(f"/deleted/{old}/restore").status_code == 404
+    assert client.post("/deleted/empty").status_code == 303
+    assert f"/deleted/{recent}/restore" not in client.get("/deleted").get_data(as_text=True)
+    assert client.get(f"/black-spy/{recent}").status_code == 404
