@@ -806,3 +806,14 @@ def test_the_news_of_a_deal_just_recorded_carries_its_undo(client: FlaskClient, 
     # a refusal's news carries none
     refused = post_points(client, game_id, [1, 1, 1, 1], htmx=True).get_data(as_text=True)
     assert "undo-here" not in refused
+
+
+def test_an_edit_refused_because_another_phone_was_first_is_styled_as_a_refusal(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    edit = {"mode": "points", "points-0": "15", "points-1": "20", "points-2": "25", "points-3": "0", "shoot": "none"}
+    # the page showed version 1; another phone's deal made it 3
+    post_points(client, game_id, [10, 10, 10, 30])
+    refused = client.post(f"/black-spy/{game_id}/deals/1/edit", data={**edit, "version": "1"})
+    assert refused.status_code == 409
+    assert '<div class="messages refused" role="alert"><p>Another phone changed this game' in refused.get_data(as_text=True)

@@ -539,7 +539,7 @@ def test_the_rest_seat_gets_whatever_the_others_did_not_take():
 
 
 def test_counts_that_are_more_than_the_deck_holds_are_refused():
-    base = {"high-8": "0", "high-9": "0", "high-10": "1", "high-11": "1"}
+    base = {"high-8": "0", "high-9": "0", "high-10": "1", "high-11": "1", "low_blacks-0": "0", "low_blacks-1": "0"}
     with pytest.raises(RulesError):
         parse_cards(players(3), {**base, "black_spies-0": "4", "black_spies-1": "3"}, rest=2)
     with pytest.raises(RulesError):
@@ -550,14 +550,14 @@ def test_counts_that_are_more_than_the_deck_holds_are_refused():
 
 
 def test_a_high_black_nobody_took_is_refused_when_nobody_gets_the_rest():
-    form = {"high-8": "0", "high-9": "0", "high-10": "1"}
+    form = {"high-8": "0", "high-9": "0", "high-10": "1", "low_blacks-0": "0", "low_blacks-1": "0", "low_blacks-2": "0"}
     with pytest.raises(RulesError) as caught:
         parse_cards(players(3), form, rest=None)
     assert "high-11" in caught.value.errors
 
 
 def test_a_high_black_nobody_else_took_goes_to_the_player_who_gets_the_rest():
-    form = {"high-8": "0", "high-9": "0", "high-10": "1"}
+    form = {"high-8": "0", "high-9": "0", "high-10": "1", "low_blacks-0": "0", "low_blacks-1": "0"}
     cards = parse_cards(players(3), form, rest=2)
     assert cards[2].high_blacks == frozenset({11})
     assert cards[0].high_blacks == frozenset({8, 9})
@@ -581,8 +581,12 @@ def test_a_player_row_left_blank_is_refused_not_read_as_nothing_taken():
     with pytest.raises(RulesError) as caught:
         parse_cards(players(4), form, rest=3)
     assert caught.value.errors == {"black_spies-2": "Enter the cards Cy took (0 if none)."}
-    # a black 8-11 taken is a count of its own: a row with no box typed but a high black is filled in
-    cards = parse_cards(players(4), {**form, "high-9": "2"}, rest=3)
+    # a black 8-11 tapped for Cy while Cy's boxes are blank is a row half counted: flagged too
+    with pytest.raises(RulesError) as caught:
+        parse_cards(players(4), {**form, "high-9": "2"}, rest=3)
+    assert caught.value.errors == {"black_spies-2": "Enter the cards Cy took (0 if none)."}
+    # with a 0 typed beside it, it is Cy's only card
+    cards = parse_cards(players(4), {**form, "high-9": "2", "low_blacks-2": "0"}, rest=3)
     assert cards[2] == Cards(black_spies=0, low_blacks=0, high_blacks=frozenset({9}), coloured_spies=0)
     # with nobody for the rest, every row is the table's to fill, and a blank one is refused the same
     with pytest.raises(RulesError) as caught:

@@ -1086,6 +1086,8 @@ def test_the_players_page_counts_finished_score_pads_once_any_is_played(client: 
     assert client.post(f"/scorepad/{game_id}/end", data={"number": number}).status_code == 303
     players = get_html(client, "/players")
     assert '<th scope="colgroup" colspan="2">Score pad</th>' in players
+    # the pad's figures are headed by the game it was for: one game's are not another's
+    assert '<th scope="col">Wingspan: games</th><th scope="col">Wingspan: wins</th>' in players
     shown = {row[0]: row[-2:] for row in standings_shown(players)}
     # the highest total wins a pad by default: Jo, who plays no Black Spy, is listed with it
     assert shown == {"Ana": ("1", "0"), "Ben": ("1", "0"), "Cy": ("0", "0"), "Jo": ("1", "1")}

@@ -314,3 +314,18 @@ def test_two_pads_in_the_list_of_games_are_told_apart_by_their_names(client: Fla
     start_pad(client, "<b>Rummy", ("Vic", "Wes"))
     home = client.get("/").get_data(as_text=True)
     assert "<strong>&lt;b&gt;Rummy</strong>" in home and "<b>Rummy" not in home
+
+
+def test_the_list_of_players_counts_each_pad_game_under_its_own_name(client: FlaskClient) -> None:
+    def finished_pad(name: str, points: tuple[int, int]) -> None:
+        pad = start_pad(client, name, ("Vic", "Wes"), target="5")
+        post_round(client, pad, points)
+
+    finished_pad("Golf", (6, 1))
+    finished_pad("Golf", (1, 6))
+    finished_pad("Hearts", (9, 0))
+    players = client.get("/players").get_data(as_text=True)
+    headings = re.findall(r'<th scope="col">([^<]+)</th>', players)
+    assert headings[-4:] == ["Golf: games", "Golf: wins", "Hearts: games", "Hearts: wins"]
+    vic = re.search(r">Vic</a></th>\s*((?:<td>[^<]*</td>)+)", players).group(1)
+    assert re.findall(r"<td>([^<]*)</td>", vic)[-4:] == ["2", "1", "1", "1"]

@@ -999,3 +999,44 @@ def test_the_spreadsheet_of_every_game_holds_spy_turns_and_pad_rounds_beside_bla
         ("Golf", "1", "Vic", "4", "4"),
         ("Golf", "1", "Wes", "-2", "-2"),
     ]
+
+
+def test_an_exposed_top_secret_keeps_its_number_with_its_name_on_the_narrow_card(client: FlaskClient) -> None:
+    game_id = start_spy(client, players=(("Ana", "green"), ("Ben", "red")))
+    play(client, game_id, ("1:1", "target"), ("", None), ("1:2", "target"), ("", None), ("1:3", "target"))
+    html = page(client, game_id)
+    # "Top Secret" over "1" was three lines in a card a seventh of a phone wide
+    assert "<small>Top Secret\u00a01</small>" in html and "<small>Safe\u00a01</small>" in html
+
+
+def test_the_mirror_helper_places_each_named_spy_between_cards_numbered_as_the_bases_are(client: FlaskClient) -> None:
+    form = client.get("/new?game=spy").get_data(as_text=True)
+    rows = re.findall(r'<div class="spy-start" data-row="(\d)"( hidden)?>', form)
+    # the first two players' rows, and the others once a player is named there
+    assert rows == [("0", ""), ("1", ""), ("2", " hidden"), ("3", " hidden")]
+    slots = re.search(r'<select name="spy-slot-0".*?</select>', form, re.S).group(0)
+    assert re.findall(r'<option value="(\d)"[^>]*>([^<]+)</option>', slots)[:3] == [
+        ("1", "before card 1"),
+        ("2", "after card 1"),
+        ("3", "after card 2"),
+    ]
+    refused = client.post(
+        "/spy/new",
+        data={
+            "spy-player-0": "Ana",
+            "spy-colour-0": "green",
+            "spy-player-1": "Ben",
+            "spy-colour-1": "red",
+            "first_player": "0",
+            "track": "1",
+            "spy-slot-0": "9",
+            "spy-facing-0": "left",
+            "spy-slot-1": "4",
+            "spy-facing-1": "right",
+        },
+    ).get_data(as_text=True)
+    ana = refused.split('<div class="spy-start" data-row="0">', 1)[1].split("</div>", 1)[0]
+    # the Spy is named for its player, and a place refused is said beside its box
+    assert ">Ana's Spy<" in ana and 'id="spy-0-error"' in ana and 'aria-invalid="true"' in ana
+    ben = refused.split('<div class="spy-start" data-row="1">', 1)[1].split("</div>", 1)[0]
+    assert '<option value="4" selected>after card 3</option>' in ben

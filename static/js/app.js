@@ -505,6 +505,18 @@
     if (note) note.hidden = true;
   });
 
+  // the new Spy game's mirror helper: each Spy named as its player is typed, a row for each
+  // player named (the first two always)
+  document.addEventListener("input", (event) => {
+    const match = event.target.name && /^spy-player-(\d+)$/.exec(event.target.name);
+    if (!match) return;
+    const name = event.target.value.trim();
+    const label = document.querySelector(`[data-spy-of="${match[1]}"]`);
+    if (label) label.textContent = name ? label.dataset.named.replace("{name}", name) : label.dataset.unnamed;
+    const row = document.querySelector(`.spy-start[data-row="${match[1]}"]`);
+    if (row && Number(match[1]) >= 2) row.hidden = !name;
+  });
+
   document.addEventListener("DOMContentLoaded", () => {
     refresh(document);
     showSecureState();
@@ -527,6 +539,15 @@
       // the entry is in: the keyboard goes down so the table sees the news and the totals
       if (isEntryBox(document.activeElement)) document.activeElement.blur();
       news.scrollIntoView({block: "start"});
+      // the next entry is where the hands go: its first box, ready to type, where a keyboard
+      // is at hand; on a touch phone its heading, which raises no keyboard until a box is tapped
+      const form = event.target.querySelector(ENTRY);
+      if (form) {
+        const first = boxes(form)[0];
+        const head = form.querySelector("h2, h3");
+        if (first && window.matchMedia("(pointer: fine)").matches) first.focus({preventScroll: true});
+        else if (head) { head.tabIndex = -1; head.focus({preventScroll: true}); }
+      }
     }
   });
 

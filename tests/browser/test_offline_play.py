@@ -290,6 +290,14 @@ def a_row_left_blank(page: Page) -> None:
     page.locator("#low_blacks-1").fill("3")
 
 
+def a_chip_beside_blank_boxes(page: Page) -> None:
+    """Cy's black 9 tapped, Cy's boxes left blank: Cy's other cards would go to the rest."""
+    page.locator("tr[data-seat='3'] label.tap").click()
+    page.locator("#black_spies-0").fill("2")
+    page.locator("#low_blacks-1").fill("3")
+    page.locator("fieldset[data-high='9'] label.chip", has_text="Cy").click()
+
+
 def nothing_counted(page: Page) -> None:
     """The form as it opens: a tap on Record would give the dealer (the rest) every card."""
 
@@ -297,8 +305,8 @@ def nothing_counted(page: Page) -> None:
 @pytest.mark.parametrize("language", ["en", "es"])
 @pytest.mark.parametrize(
     "counts",
-    [too_many_black_spies, every_count_typed_but_short, nothing_counted, a_row_left_blank],
-    ids=["more than the deck", "short of the deck", "nothing counted", "a row left blank"],
+    [too_many_black_spies, every_count_typed_but_short, nothing_counted, a_row_left_blank, a_chip_beside_blank_boxes],
+    ids=["more than the deck", "short of the deck", "nothing counted", "a row left blank", "a chip beside blank boxes"],
 )
 def test_cards_the_rules_refuse_are_refused_offline_in_the_words_used_online(
     browser: Browser, untouched: str, language: str, counts: Callable[[Page], None]
@@ -307,7 +315,7 @@ def test_cards_the_rules_refuse_are_refused_offline_in_the_words_used_online(
     page = context.new_page()
     page.goto(f"{untouched}?mode=cards")
     online = refusal(page, counts)
-    if (counts, language) == (a_row_left_blank, "en"):
+    if counts in (a_row_left_blank, a_chip_beside_blank_boxes) and language == "en":
         assert online == ["Enter the cards Cy took (0 if none)."]
     page.goto(f"{untouched}?mode=cards")
     context.set_offline(True)
@@ -460,4 +468,26 @@ def test_on_a_safari_that_cannot_tell_the_button_a_shoot_answered_offline_keeps_
     context.set_offline(False)
     expect(status(page)).to_contain_text("1 deal saved on this phone is now recorded.")
     assert exported(game)["deals"] == [{"raw": shoot, "shooter": "Ana"}]
+    context.close()
+
+
+def test_while_deals_wait_on_the_phone_the_standings_show_provisional_totals(browser: Browser, server: Server) -> None:
+    context = phone_context(browser)
+    page = context.new_page()
+    game = new_game(page, server.url)
+    record(page, 1, DEALS[0])
+    expect(page.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    context.set_offline(True)
+    record(page, 2, DEALS[1])
+    expect(status(page)).to_contain_text("1 deal is waiting to be sent.")
+    # the recorded totals stay as they are; beside each, the total with the waiting deal, said as such
+    ana = page.locator("#standings li[data-seat='0']")
+    expect(ana.locator(".total")).to_have_text("20")
+    expect(ana.locator(".provisional")).to_have_text("30 with the deals waiting ·")
+    expect(page.locator("#standings li[data-seat='1'] .provisional")).to_contain_text("45 with the deals waiting")
+    context.set_offline(False)
+    expect(status(page)).to_contain_text("1 deal saved on this phone is now recorded.")
+    expect(page.locator("#standings .provisional")).to_have_count(0)
+    expect(ana.locator(".total")).to_have_text("30")
+    assert len(exported(game)["deals"]) == 2
     context.close()

@@ -67,7 +67,7 @@ def test_a_two_player_game_of_spy_played_by_taps_to_its_end(phone: Page, server:
     record(phone, "Ana exposed Ben's Safe 1.")
     expect(turn_title(phone)).to_have_text("Turn 2: Ben's turn")
     expect(base(phone, BEN)).to_contain_text("Next target: Safe 2")
-    expect(base(phone, BEN).locator("li.slot.exposed")).to_have_text(re.compile(r"3\s*Safe 1"))
+    expect(base(phone, BEN).locator("li.slot.exposed")).to_have_text(re.compile(r"3\s*Safe\s1"))
 
     # 2 Ben finds one of Ana's bombs
     tap(phone, ANA, 5)

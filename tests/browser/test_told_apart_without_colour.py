@@ -34,3 +34,14 @@ def test_with_no_colour_seen_each_line_and_standing_still_names_its_player(phone
         "Al": "Al",
     }
     assert phone.locator(".legend .mark").all_inner_texts() == ["An", "B", "Al", "D"]
+
+
+def test_the_players_table_leaves_its_scroll_shade_in_sight(phone: Page, server: Server) -> None:
+    """A table wider than the phone shows a shade where more columns wait: the table's own
+    background no longer covers it."""
+    new_game(phone, server.url)
+    phone.goto(f"{server.url}/players")
+    table = phone.locator(".table-scroll > table.standings")
+    assert table.evaluate("(table) => getComputedStyle(table).backgroundColor") == "rgba(0, 0, 0, 0)"
+    shade = phone.locator(".table-scroll").evaluate("(box) => getComputedStyle(box).backgroundImage")
+    assert "radial-gradient" in shade

@@ -152,10 +152,11 @@ def parse_cards(
         # a row left blank is a row missed, not a player who took nothing: blank, its
         # player would count 0 and the rest would get their cards (an untouched form, every
         # card: a shoot nobody counted). A table types a player's zeros, as it gives a 0 by
-        # points; a high black taken is a count too
+        # points; a high black tapped for a player whose boxes are blank is a row half
+        # counted (their other cards forgotten would go to the rest): flagged the same
         for seat in others:
             typed = any((form.get(f"{key}-{seat}") or "").strip() for key, _, _ in asked)
-            if not typed and not any((form.get(f"high-{card}") or "").strip() == str(seat) for card in bs.HIGH_BLACKS):
+            if not typed:
                 errors[f"{asked[0][0]}-{seat}"] = row_blank(players[seat])
     elif rest is not None and others and not any((form.get(f"high-{card}") or "").strip() for card in bs.HIGH_BLACKS):
         # only the high blacks are scored: an untouched form would give the rest all of them

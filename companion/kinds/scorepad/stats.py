@@ -31,16 +31,33 @@ def player_stats(player_id: int, period: Period) -> list[tuple[str, int, int]]:
     return [(name, int(games), int(wins)) for name, games, wins in rows]
 
 
+# pad games named in the list of players, the most played first; the others share a column
+NAMED_PAD_GAMES = 4
+
+
 def player_columns() -> list[Column]:
-    """Every player's finished pads and pads won (a shared win counts), in one query."""
+    """Every player's finished pads and pads won (a shared win counts), by the game the pad
+    was for (Golf, Hearts: one game's figures are not another's), in one query."""
     rows = db.session.execute(
-        select(Seat.player_id, func.count(), count_where(Seat.won.is_(True)))
+        select(Scorepad.name, Seat.player_id, func.count(), count_where(Seat.won.is_(True)))
         .join(Scorepad, Scorepad.game_id == Seat.game_id)
         .join(Game, Game.id == Seat.game_id)
         .where(Game.finished.is_(True))
-        .group_by(Seat.player_id)
+        .group_by(Scorepad.name, Seat.player_id)
     ).all()
-    return [
-        Column(N_("Games"), {player: int(games) for player, games, _ in rows}),
-        Column(N_("Wins"), {player: int(wins) for player, _, wins in rows}),
-    ]
+    played: dict[str, int] = {}
+    for name, _, count, _ in rows:
+        played[name] = played.get(name, 0) + int(count)
+    named = sorted(played, key=lambda name: (-played[name], name.casefold()))[:NAMED_PAD_GAMES]
+    columns: list[Column] = []
+    for game in [*named, None] if len(played) > len(named) else named:
+        played_by: dict[int, int] = {}
+        won_by: dict[int, int] = {}
+        for name, player, count, won in rows:
+            if (name == game) if game is not None else name not in named:
+                played_by[player] = played_by.get(player, 0) + int(count)
+                won_by[player] = won_by.get(player, 0) + int(won)
+        title = game if game is not None else N_("other games")
+        columns.append(Column(N_("%(game)s: games", game=title), played_by))
+        columns.append(Column(N_("%(game)s: wins", game=title), won_by))
+    return columns or [Column(N_("Games"), {}), Column(N_("Wins"), {})]

@@ -32,6 +32,8 @@ class Spy(GameKind):
         words.init_app(app)
         app.jinja_env.globals.update(
             SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS),
+            # the places a Spy may stand in the largest base (two players: 8 cards, the Spy one)
+            SPY_MAX_SLOTS=max(rules.base_size(colour, rules.MIN_PLAYERS) for colour in rules.Colour),
             SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES,
             rematch_first_player=rules.rematch_first_player,
             # drawn by spy/_turns.html, once per version of a game (companion/web/parts.py)

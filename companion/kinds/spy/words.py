@@ -37,6 +37,13 @@ def target_word(target: str) -> str:
     return said(TARGET_WORDS, target)
 
 
+def card_label(target: str) -> str:
+    """A target's name as a base's narrow card shows it: its number kept with the word before
+    it ("Top Secret" over "1" would be three lines in a card a seventh of a phone wide)."""
+    words = target_word(target).rsplit(" ", 1)
+    return "\u00a0".join(words)
+
+
 def init_app(app: Flask) -> None:
-    for word in (colour_word, facing_word, target_word):
+    for word in (colour_word, facing_word, target_word, card_label):
         app.add_template_global(word)

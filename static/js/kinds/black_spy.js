@@ -165,7 +165,8 @@
     if (checks.counts.length) {
       others.forEach((seat) => {
         const typed = checks.counts.some(([key]) => (form.elements[`${key}-${seat}`].value || "").trim() !== "");
-        if (!typed && !highTaken(seat)) errors[`${checks.counts[0][0]}-${seat}`] = fill(say.row_blank, {name: checks.players[seat]});
+        // a high black tapped for a row left blank is a row half counted: flagged too
+        if (!typed) errors[`${checks.counts[0][0]}-${seat}`] = fill(say.row_blank, {name: checks.players[seat]});
       });
     } else if (rest !== null && others.length && !highTaken(null)) {
       return {errors: {[`high-${checks.high_blacks[0]}`]: fill(say.nothing_counted, {name: checks.players[others[0]]})}};
@@ -261,6 +262,7 @@
     });
     const form = game.querySelector("form.deal-form");
     if (!form) return;
+    provisional(game, form, waiting.filter((entry) => entry.status !== "refused"), said, {element, fill, formatted});
     const next = waiting.length ? waiting[waiting.length - 1].number + 1 : Number(about(game).next);
     if (form.elements.number.value === String(next)) return;
     form.elements.number.value = String(next);
@@ -274,6 +276,28 @@
     form.querySelectorAll("button.big").forEach((button) => { button.textContent = record; button.hidden = false; });
     clearProblems(form);
     clearForm(form, template ? template.dataset.dealer : "none");
+  }
+
+  // the standings with the deals waiting on the phone counted in, marked as provisional:
+  // a deal scores its raw points, or a shoot's (0 for the shooter, the deal total for the
+  // others); by cards the points shown are the shoot's already
+  function provisional(game, form, waiting, said, {element, fill, formatted}) {
+    game.querySelectorAll("#standings .provisional").forEach((part) => part.remove());
+    if (!waiting.length || !said.provisional) return;
+    const total = JSON.parse(form.dataset.checks).deal_total;
+    const added = [];
+    waiting.forEach((entry) => {
+      const shooter = new URLSearchParams(entry.body || "").get("shoot");
+      entry.values.forEach((value, seat) => {
+        const shot = shooter !== null && /^\d+$/.test(shooter);
+        const score = shot ? (Number(shooter) === seat ? 0 : total) : Number(value) || 0;
+        added[seat] = (added[seat] || 0) + score;
+      });
+    });
+    game.querySelectorAll("#standings li[data-seat]").forEach((row) => {
+      const sum = Number(row.dataset.total) + (added[Number(row.dataset.seat)] || 0);
+      row.querySelector(".to-end").prepend(element("span", "provisional", fill(said.provisional, {total: formatted(sum)}) + " · "));
+    });
   }
 
   function clearForm(form, dealer) {
