@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import io
-import ipaddress
 import os
 import resource
 import signal
@@ -64,14 +63,6 @@ def addresses(host: str, port: int, scheme: str) -> list[tuple[str, str]]:
     return found
 
 
-def _is_address(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
-
-
 def qr_text(url: str) -> str:
     """A QR code drawn with block characters, for a phone's camera pointed at the console."""
     out = io.StringIO()
@@ -92,7 +83,7 @@ def banner(host: str, port: int, secure: int | None, material: tls.Material | No
     secure_urls = addresses(host, secure, "https")
     for who, url in secure_urls:
         lines.append(f"  {who + ': ' if who else ''}{url}")
-    named = [url for _, url in secure_urls if not _is_address(urlsplit(url).hostname or "")]
+    named = [url for _, url in secure_urls if not tls.is_address(urlsplit(url).hostname or "")]
     if named:
         # the secure address sends HSTS: a browser that opened a name there asks that name
         # by https only from then on, and the plain address under the name fails (SSL error)

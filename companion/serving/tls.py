@@ -137,6 +137,11 @@ def extra_names_from_env(value: str | None) -> list[str]:
     return [name for name in (value or "").replace(",", " ").split() if name]
 
 
+def is_address(name: str) -> bool:
+    """Whether a host is an address (a number), not a name."""
+    return _address(name) is not None
+
+
 def _address(name: str) -> Address | None:
     try:
         return ipaddress.ip_address(name.strip("[]"))

@@ -103,7 +103,7 @@ def _plain_twin(parts: SplitResult) -> FollowLink | None:
         return None
     if _names_this_device(host):
         return None  # the server's own device: its link is made as for the plain address
-    address = host if _is_address(host) else _network_address()
+    address = host if tls.is_address(host) else _network_address()
     if address is None:
         return None
     shown = f"[{address}]" if ":" in address else address
@@ -111,14 +111,6 @@ def _plain_twin(parts: SplitResult) -> FollowLink | None:
         parts._replace(scheme="http", netloc=f"{shown}:{plain}").geturl(),
         N_("The link uses the plain address, which a phone opens without trusting this table's certificate first."),
     )
-
-
-def _is_address(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
 
 
 def _names_this_device(host: str) -> bool:
