@@ -129,6 +129,7 @@ def post_cards(
     rows: dict[int, tuple[int, int, int]],
     high: dict[int, int],
     rest: int | str = "none",
+    htmx: bool = False,
     **extra: str,
 ):
     """Post a deal by cards: per seat (Black Spies, black 1-6, coloured Spies), who took each high black."""
@@ -140,7 +141,7 @@ def post_cards(
     for card, seat in high.items():
         form[f"high-{card}"] = str(seat)
     form.update(extra)
-    return client.post(f"/black-spy/{game_id}/deals", data=form)
+    return client.post(f"/black-spy/{game_id}/deals", data=form, headers={"HX-Request": "true"} if htmx else {})
 
 
 THREE_SPIES = (("Ana", "green"), ("Ben", "red"), ("Cy", "blue"))

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.web.fragments import LATEST_ROWS
-from tests.helpers import post_points, post_round, start_game, start_pad, start_spy, watch_url
+from tests.helpers import post_cards, post_points, post_round, start_game, start_pad, start_spy, watch_url
 
 HTMX = {"HX-Request": "true"}
 
@@ -112,6 +112,27 @@ def test_a_new_deal_from_a_current_page_adds_its_row_and_drops_the_oldest_shown(
     assert 'id="deal-8"' not in html and '<section id="deals"' not in html
     assert re.search(r'<div id="earlier-deals" hx-swap-oob="true">', html) and "All 9 deals" in html
     assert re.search(r'<section id="chart"[^>]* hx-swap-oob="true"', html)
+
+
+def test_a_deal_that_changes_how_the_table_enters_deals_still_adds_only_its_row(client: FlaskClient) -> None:
+    """The table's way of entering (kept with the game) changes with this deal: the game's
+    version still moves by one, so the page that showed the one before gets the row alone."""
+    game_id = start_game(client, end_value="1000")
+    post_points(client, game_id, [20, 15, 25, 0])
+    version = shown_version(client, game_id)
+    html = post_cards(
+        client,
+        game_id,
+        {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)},
+        {8: 0, 9: 1, 10: 3, 11: 0},
+        rest=3,
+        version=version,
+        htmx=True,
+    ).get_data(as_text=True)
+    assert "Deal 2 recorded." in html
+    assert re.search(r'<tbody hx-swap-oob="afterbegin:#deal-rows">\s*<tr id="deal-2">', html)
+    assert '<section id="deals"' not in html
+    assert f'data-version="{int(version) + 1}"' in html
 
 
 def test_a_new_deal_from_a_page_that_missed_an_edit_gets_every_row_again(client: FlaskClient) -> None:

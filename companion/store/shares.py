@@ -46,7 +46,12 @@ def pending(game: Game) -> dict[int, SeatShare]:
 
 def clear(game: Game) -> None:
     """Forget every pending share of the game (its deal was recorded, or undone)."""
-    db.session.execute(delete(SeatShare).where(SeatShare.game_id == game.id))
+    # without flushing first: a change the write has already made to the game (the table's
+    # way of entering deals) is then written with its deal, in one update of the game's row,
+    # so the game's version moves by one and a page that showed the version before is
+    # answered with the new deal's row alone
+    with db.session.no_autoflush:
+        db.session.execute(delete(SeatShare).where(SeatShare.game_id == game.id))
 
 
 def new_link() -> str:
