@@ -160,6 +160,12 @@ class BlackSpyGame(Game):
         if session is None or self in session.new or "scores" in self.__dict__:
             self._keep_loaded_scores(rows)
             return
+        appended = self._appended_deals()
+        if appended:
+            # a deal added after the last changes no deal before it (the rules replay in
+            # order): its rows are all there is to write, and the kept ones need no reading
+            session.execute(insert(DealScore), [{"game_id": self.id, **row} for row in rows if row["number"] in appended])
+            return
         kept = {
             (number, seat): (score_id, (raw, score, shot))
             for score_id, number, seat, raw, score, shot in session.execute(
@@ -181,6 +187,21 @@ class BlackSpyGame(Game):
             session.execute(update(DealScore), changed)
         if kept:
             session.execute(delete(DealScore).where(DealScore.id.in_([score_id for score_id, _ in kept.values()])))
+
+    def _appended_deals(self) -> set[int]:
+        """The numbers of the deals this write adds after the game's last, when adding them
+        is all it does to the game's deals; none for any other change (an edit, an undo)."""
+        if "deals" not in self.__dict__:
+            return set()
+        history = inspect(self).attrs.deals.history
+        if history.deleted or not history.added:
+            return set()
+        before = history.unchanged or ()
+        if any(inspect(deal).modified for deal in before):
+            return set()
+        last = max((deal.number for deal in before), default=0)
+        added = {deal.number for deal in history.added}
+        return added if min(added) > last else set()
 
     def _keep_loaded_scores(self, rows: Sequence[dict[str, Any]]) -> None:
         """As _keep_scores, through the collection: a new game's, or one already loaded."""
