@@ -183,9 +183,12 @@
     markLastBox(form);
   }
 
-  // the boxes the table types in, in order: a box the page fills in (read-only) is not typed
+  // the boxes the table types in, in order: a box the page fills in (read-only) is not typed,
+  // nor one a hidden part of the form holds. Read from the markup, not the layout: this runs
+  // as a swap settles, where asking the layout would make the browser lay the whole page out
+  // there and then (30 ms of a 4x-slowed phone's tap), and once more for the frame
   function boxes(form) {
-    return [...form.querySelectorAll("input[type=text]")].filter((input) => !input.readOnly && !input.disabled && input.getClientRects().length > 0);
+    return [...form.querySelectorAll("input[type=text]")].filter((input) => !input.readOnly && !input.disabled && !input.closest("[hidden]"));
   }
 
   // the keypad's key says what it does: next box, or record from the last one
@@ -527,21 +530,29 @@
   });
   document.addEventListener("htmx:afterSettle", (event) => {
     refresh(event.target);
-    // after a swap, show the player what happened, whole: the first field or message at
-    // fault (with its message), or the news
-    const problem = event.target.querySelector(`[aria-invalid=true], ${ENTRY} .error`);
-    const news = event.target.querySelector(".messages, .question, .banner");
+    // in the frame that shows the swap: scrolling and focusing ask for the page's layout,
+    // which asked now, as the swap settles, is a whole layout forced here and made again
+    // for the frame; asked there, it is the frame's own
+    const post = Boolean(event.detail.requestConfig && event.detail.requestConfig.verb === "post");
+    requestAnimationFrame(() => showWhatHappened(event.target, post));
+  });
+  // after a swap, show the player what happened, whole: the first field or message at
+  // fault (with its message), or the news
+  function showWhatHappened(region, post) {
+    if (!region.isConnected) return;
+    const problem = region.querySelector(`[aria-invalid=true], ${ENTRY} .error`);
+    const news = region.querySelector(".messages, .question, .banner");
     if (problem) {
       const about = problem.getAttribute("aria-describedby");
       reveal([problem, about && document.getElementById(about)], true);
       if (problem.matches("input, select, textarea")) problem.focus({preventScroll: true});
-    } else if (news && event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
+    } else if (news && post) {
       // the entry is in: the keyboard goes down so the table sees the news and the totals
       if (isEntryBox(document.activeElement)) document.activeElement.blur();
       news.scrollIntoView({block: "start"});
       // the next entry is where the hands go: its first box, ready to type, where a keyboard
       // is at hand; on a touch phone its heading, which raises no keyboard until a box is tapped
-      const form = event.target.querySelector(ENTRY);
+      const form = region.querySelector(ENTRY);
       if (form) {
         const first = boxes(form)[0];
         const head = form.querySelector("h2, h3");
@@ -549,7 +560,7 @@
         else if (head) { head.tabIndex = -1; head.focus({preventScroll: true}); }
       }
     }
-  });
+  }
 
   if ("serviceWorker" in navigator) {
     window.addEventListener("load", () => {

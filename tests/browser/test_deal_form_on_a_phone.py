@@ -28,10 +28,16 @@ def box(page: Page, name: str) -> Locator:
     return page.get_by_role("textbox", name=name, exact=True)
 
 
-def wholly_on_screen(page: Page, locator: Locator) -> bool:
-    place = locator.bounding_box()
-    height = page.evaluate("() => window.visualViewport.height")
-    return place is not None and place["y"] >= 0 and place["y"] + place["height"] <= height
+def wholly_on_screen(page: Page, locator: Locator, within_ms: int = 2000) -> bool:
+    """Whether the element is wholly on screen, or comes there within a moment: a swap's
+    scroll to what it brought waits for the frame that shows it (static/js/app.js)."""
+    for _ in range(within_ms // 50 + 1):
+        place = locator.bounding_box()
+        height = page.evaluate("() => window.visualViewport.height")
+        if place is not None and place["y"] >= 0 and place["y"] + place["height"] <= height:
+            return True
+        page.wait_for_timeout(50)
+    return False
 
 
 def posts_of(page: Page) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.browsing import Server, phone_context
 
@@ -133,6 +133,14 @@ IN_VIEW = """(element) => {
   return box.top >= 0 && box.bottom <= window.innerHeight;
 }"""
 
+
+def in_view(locator: Locator) -> bool:
+    """Whether the element is wholly in view, or comes there within a moment: the scroll to a
+    tapped card's answers waits for the frame that shows them (static/js/kinds/spy.js)."""
+    locator.page.wait_for_function(IN_VIEW, arg=locator.element_handle(), timeout=2000)
+    return True
+
+
 # the closest two of the page's buttons and links come, edge to edge
 CLOSEST_TARGETS = """() => {
   const targets = [...document.querySelectorAll("main button, main a[href], main .button")]
@@ -161,8 +169,8 @@ def test_a_tapped_cards_answers_and_its_record_button_come_into_view_by_the_card
     tap(phone, BEN, 3)
     answers = phone.locator("#spy-answers")
     expect(base(phone, BEN).locator("#spy-answers")).to_have_count(1)
-    assert answers.evaluate(IN_VIEW)
-    assert phone.get_by_role("button", name="Record the turn", exact=True).evaluate(IN_VIEW)
+    assert in_view(answers)
+    assert in_view(phone.get_by_role("button", name="Record the turn", exact=True))
     assert cards(phone, BEN).nth(2).evaluate(IN_VIEW), "the card just tapped scrolled away"
     # Dee's base is the last: its answers open below the screen's edge and are brought in
     dee = 3
@@ -170,8 +178,8 @@ def test_a_tapped_cards_answers_and_its_record_button_come_into_view_by_the_card
     tap(phone, dee, 1)
     expect(base(phone, dee).locator("#spy-answers")).to_have_count(1)
     expect(base(phone, BEN).locator("#spy-answers")).to_have_count(0)
-    assert answers.evaluate(IN_VIEW)
-    assert phone.get_by_role("button", name="Record the turn", exact=True).evaluate(IN_VIEW)
+    assert in_view(answers)
+    assert in_view(phone.get_by_role("button", name="Record the turn", exact=True))
     answer(phone, "A Safe that is not the target")
     record(phone, "Ana spied on Dee: a Safe.")
 
@@ -193,7 +201,7 @@ def test_without_javascript_a_tapped_card_opens_the_page_at_its_answers(browser:
     page.get_by_role("button", name="Show the possible answers").click()
     page.wait_for_url(re.compile(r"look=3%3A2.*#spy-answers$"))
     expect(base(page, 3).locator("#spy-answers legend")).to_contain_text("Ana looked at Dee's card 2.")
-    assert page.locator("#spy-answers").evaluate(IN_VIEW)
+    assert in_view(page.locator("#spy-answers"))
     answer(page, "A Safe that is not the target")
     page.get_by_role("button", name="Record the turn", exact=True).click()
     expect(page.locator(".messages")).to_contain_text("Ana spied on Dee: a Safe.")

@@ -11,7 +11,8 @@
     const answers = event.target.querySelector && event.target.querySelector("#spy-answers");
     const config = event.detail.requestConfig;
     if (!answers || !config || config.verb !== "get" || event.target.querySelector("[aria-invalid=true]")) return;
-    answers.scrollIntoView({block: "nearest"});
+    // in the frame that shows them, as app.js does: the layout asked for once, not mid-settle
+    requestAnimationFrame(() => { if (answers.isConnected) answers.scrollIntoView({block: "nearest"}); });
   });
 
   // the turn in words, as the page shows it: the card looked at and its answer, or the
