@@ -96,6 +96,8 @@ def test_four_players_score_three_deals_from_their_own_phones(browser: Browser, 
     display = browser.new_page(viewport={"width": 1280, "height": 720})
     display.goto(scorer.locator("a[href*='/watch/']").first.get_attribute("href") or "")
     display.get_by_role("link", name="Table display").click()
+    # measured once its stylesheet is in: the rows are there before it, at the browser's own sizes
+    display.wait_for_url("**/table", wait_until="load")
     rows = display.locator(".table-standings li")
     expect(rows).to_have_count(4)
     assert all(rows.nth(row).bounding_box()["height"] >= 72 for row in range(4))  # type: ignore[index]
