@@ -58,7 +58,7 @@ def database_url(databases: Databases) -> Iterator[str]:
     """A fresh database built by the real migrations, for this test alone."""
     url = databases.fresh()
     yield url
-    databases.drop(url)
+    databases.release(url)
 
 
 @pytest.fixture
