@@ -226,6 +226,40 @@ def test_a_finished_games_seat_pages_only_read_until_an_undo_reopens_it(client: 
     assert "data-seat-entry" in phones[0].get(links[0]).get_data(as_text=True)
 
 
+def test_after_a_rematch_each_players_page_leads_to_their_page_in_the_new_game(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES, end_value="30")
+    links = seat_links(client, f"/black-spy/{game}")
+    post_points(client, game, [40, 5, 15, 0])
+    assert "Open my page in the rematch" not in phones[1].get(links[1]).get_data(as_text=True)
+    again = client.post(f"/black-spy/{game}/rematch", data={"first_dealer": "2"})
+    assert again.status_code == 303
+    rematch = again.location.rsplit("/", 1)[1]
+    page = phones[1].get(links[1]).get_data(as_text=True)
+    found = re.search(r'<a class="button primary big" href="(/seat/[^"]+)">Open my page in the rematch</a>', page)
+    assert found and found.group(1) not in links
+    # Ben's own seat in the new game, its share form open; the scorer's phones page gives the same link
+    new_page = phones[1].get(found.group(1)).get_data(as_text=True)
+    assert '<h1 class="title">Ben ' in new_page and "data-seat-entry" in new_page and "Deal 1: " in new_page
+    assert seat_links(client, f"/black-spy/{rematch}")[1] == found.group(1)
+    for seat, points in enumerate((20, 15, 25, 0)):
+        send(phones[seat], seat_links(client, f"/black-spy/{rematch}")[seat], points=points)
+    assert deals(client, rematch) == [by_points(20, 15, 25, 0)]
+
+
+def test_a_score_pads_rematch_is_offered_on_each_players_page_too(client: FlaskClient, app: Flask) -> None:
+    pad = start_pad(client, "Golf", ("Vic", "Wes", "Xia"))
+    links = seat_links(client, f"/scorepad/{pad}")
+    client.post(f"/scorepad/{pad}/end", data={})
+    again = client.post(f"/scorepad/{pad}/rematch", data={})
+    assert again.status_code == 303, again.get_data(as_text=True)
+    page = app.test_client().get(links[2]).get_data(as_text=True)
+    found = re.search(r'href="(/seat/[^"]+)">Open my page in the rematch</a>', page)
+    assert found
+    assert '<h1 class="title">Xia ' in app.test_client().get(found.group(1)).get_data(as_text=True)
+
+
 def test_a_seat_phone_may_not_undo_rename_nor_reach_another_seat_or_game(app: Flask) -> None:
     scorer = app.test_client()
     game = start_game(scorer, NAMES)

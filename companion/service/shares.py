@@ -133,3 +133,16 @@ def links(game: Game, renew: bool = False) -> list[Seat]:
             seat.link = new_link()
         db.session.commit()
     return seats
+
+
+def rematch_seat(game: Game, seat: int) -> Seat | None:
+    """The seat of this seat's player in the game's rematch, with its link (made if the
+    rematch has none yet): a player's own phone follows the table to the next game. None
+    when there is no rematch (or it was deleted) or this player does not play in it."""
+    if game.rematch_id is None:
+        return None
+    again = db.session.get(Game, game.rematch_id)
+    if again is None or type(again) is not type(game):
+        return None
+    player = game.seats[seat].player_id
+    return next((place for place in links(again) if place.player_id == player), None)

@@ -203,6 +203,8 @@ def _page(
     state = game.state()
     messages = [*get_flashed_messages(), *([message] if message else [])]
     mine = pending(game).get(seat)
+    # the table plays again: this player's page in the rematch is a tap away
+    again = service.rematch_seat(game, seat) if game.finished else None
     context = {
         "game": game,
         "kind": kind,
@@ -219,6 +221,7 @@ def _page(
         "errors": form.get("errors") or {},
         "poll": POLL_SECONDS,
         "refused": refused or status >= 400,
+        "rematch": url_for("seats.show", link=again.link) if again is not None and again.link else None,
     }
     return page_or_fragment("seats/seat.html", "seats/_seat.html", status, **context)
 
