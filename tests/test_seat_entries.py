@@ -11,9 +11,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.helpers import exported, make_app, post_points, start_game, start_pad
+from tests.helpers import exported, make_app, post_points, start_game, start_pad, watch_url
 
 NAMES = ("Ana", "Ben", "Cy", "Dee")
+HTMX = {"HX-Request": "true"}
 
 
 def seat_links(client: FlaskClient, game_url: str) -> list[str]:
@@ -78,6 +79,32 @@ def test_a_deal_is_recorded_once_every_players_share_is_in_and_adds_up(client: F
     assert deals(client, game) == [by_points(20, 15, 25, 0)]
     # every phone moves on to the next deal
     assert seat_form(phones[0].get(links[0]).get_data(as_text=True))["number"] == "2"
+
+
+def test_the_scorers_page_asks_for_the_shares_and_is_told_when_the_deal_recorded_itself(
+    app: Flask, client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES)
+    assert 'id="shares"' not in client.get(f"/black-spy/{game}").get_data(as_text=True)  # no seat links yet
+    links = seat_links(client, f"/black-spy/{game}")
+    page = client.get(f"/black-spy/{game}").get_data(as_text=True)
+    asks = re.search(
+        r'<section class="card shares" data-shares="0" hidden id="shares" hx-get="([^"]+)" hx-trigger="every 4s"', page
+    )
+    assert asks and asks.group(1) == f"/games/{game}/shares?number=1"
+    # a follower's page is refreshed whole by its own poll: no second one inside it
+    assert 'id="shares"' not in client.get(watch_url(app, game)).get_data(as_text=True)
+    send(phones[0], links[0], points=20)
+    answer = client.get(asks.group(1), headers=HTMX)
+    assert "1 of 4 in for deal 1" in answer.get_data(as_text=True) and "HX-Trigger" not in answer.headers
+    for seat, points in ((1, 15), (2, 25), (3, 0)):
+        send(phones[seat], links[seat], points=points)
+    moved = client.get(asks.group(1), headers=HTMX)
+    assert moved.headers["HX-Trigger"] == "companion:moved-on"
+    assert f'hx-get="/games/{game}/shares?number=2"' in moved.get_data(as_text=True)
+    assert client.get("/games/nope/shares?number=1", headers=HTMX).status_code == 404
+    # opened by hand, the address shows the game page
+    assert client.get(asks.group(1)).location == f"/black-spy/{game}"
 
 
 def test_a_deal_that_does_not_add_up_records_nothing_and_every_phone_says_recount(

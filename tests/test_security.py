@@ -53,6 +53,8 @@ def a_game_of_each_kind(client: FlaskClient) -> dict[str, str]:
         "scorepad:game_id": pad.location.rsplit("/", 1)[1],
         # a game's page asking whether to delete it (the answer is a POST)
         "deleting:game_id": black_spy,
+        # where the players' shares stand, asked by the scorer's page once seat links are out
+        "seats:game_id": black_spy,
         "number": "1",
         "player_id": "1",
         "link": re.search(

@@ -131,6 +131,9 @@ def links(game: Game, renew: bool = False) -> list[Seat]:
     if renew or any(seat.link is None for seat in seats):
         for seat in seats:
             seat.link = new_link()
+        # the game's pages change with them (the scorer's asks for the shares from then on):
+        # a new version, so no phone is answered with a page kept from before
+        game.mark_changed()
         db.session.commit()
     return seats
 

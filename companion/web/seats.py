@@ -26,6 +26,7 @@ from flask import (
     current_app,
     flash,
     get_flashed_messages,
+    make_response,
     redirect,
     render_template,
     request,
@@ -36,9 +37,10 @@ from werkzeug.wrappers import Response
 
 from .. import registry
 from ..rules import N_, Message, RulesError, Unanswered
+from ..service import posted_number
 from ..service import shares as service
 from ..service.shares import Shared
-from ..store.games import Game
+from ..store.games import Game, game_or_404
 from ..store.shares import pending, seat_of_link
 from .extensions import htmx, limiter
 from .fragments import page_or_fragment
@@ -105,6 +107,23 @@ def waiting(game: Game) -> Waiting | None:
             problem = error
     number = len(game.inputs()) + 1
     return Waiting(number, say(kind.entry_name(number)), sent, problem, asked, question)
+
+
+@bp.get("/games/<game_id>/shares")
+def shares(game_id: str) -> Response:
+    """Where the players' shares stand, for the scorer's own game page, which asks every few
+    seconds while seat links are out. When the deal (or round) the page shows was recorded
+    meanwhile (its last share came in) or the game ended, the answer says so (an htmx event)
+    and the page brings the game as it is now, unless its scorer has started typing."""
+    game = game_or_404(Game, game_id)
+    if not htmx:
+        # a region of the game page, not a page: an address opened by hand shows the game
+        return redirect(url_for(registry.of(game).show, game_id=game.id), code=303)
+    now = waiting(game)
+    response = make_response(render_template("seats/_waiting.html", game=game, waiting=now, live_shares=True))
+    if now is None or posted_number(request.args.get("number")) != now.number:
+        response.headers["HX-Trigger"] = "companion:moved-on"
+    return response
 
 
 # --- the scorer's page of links ------------------------------------------------------
@@ -270,3 +289,5 @@ def init_app(app: Flask) -> None:
     app.before_request(_keep_to_its_seat)
     app.after_request(_mark_scorer)
     app.add_template_global(waiting, "shares_waiting")
+    # how often the scorer's page asks for the shares, as a seat's page does
+    app.jinja_env.globals["SHARES_POLL_SECONDS"] = POLL_SECONDS

@@ -428,6 +428,19 @@
     setInterval(checkForChanges, CHANGE_CHECK_MS);
     document.addEventListener("visibilitychange", checkForChanges);
   }
+  // the players' own phones completed the deal (or round) this page shows, or the game
+  // ended (companion/web/seats.py's shares): the game is brought as it is now, its entry's
+  // region and the others with it, unless this phone has started typing an entry of its
+  // own, which is kept and told of it as of any other phone's change
+  document.addEventListener("companion:moved-on", () => {
+    const region = document.querySelector("[data-version]");
+    const form = document.querySelector(ENTRY);
+    const note = document.querySelector("[data-changed-elsewhere]");
+    if (!region || !window.htmx) return;
+    if (form && !nothingEntered(form)) { if (note) note.hidden = false; return; }
+    window.htmx.ajax("GET", location.href, {target: region, swap: "outerHTML"});
+  });
+
   // a list the player opened (Spy's turns so far) stays open when a write brings it anew
   document.addEventListener("htmx:oobBeforeSwap", (event) => {
     const {target, fragment} = event.detail;

@@ -5,11 +5,13 @@ a recount, one sent while a phone had no connection."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.browsing import Server, new_game, phone_context
+from tests.servers import Phone
 
 NAMES = ("Ana", "Ben", "Cy", "Dee")
 
@@ -105,3 +107,37 @@ def test_four_players_score_three_deals_from_their_own_phones(browser: Browser, 
     display.close()
     for context in (*contexts, scorer_context):
         context.close()
+
+
+def send_from_a_phone(server: Server, link: str, points: int) -> None:
+    """A player's phone, as plain HTTP: its seat page, then its share."""
+    phone = Phone(server.url)
+    page = phone.get(link.split(server.url, 1)[-1])
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    status, _, _ = phone.post(link.split(server.url, 1)[-1], {**fields, "points": str(points)})
+    assert status == 303
+
+
+def test_the_scorers_page_follows_the_shares_and_moves_on_when_the_deal_records_itself(browser: Browser, server: Server) -> None:
+    context = phone_context(browser)
+    scorer = context.new_page()
+    game = new_game(scorer, server.url, NAMES)
+    scorer.get_by_role("link", name="Players' phones").click()
+    links = [scorer.locator(f"a[data-seat='{seat}']").get_attribute("href") or "" for seat in range(4)]
+    scorer.goto(game)
+    for seat, points in enumerate((20, 15, 25)):
+        send_from_a_phone(server, links[seat], points)
+    # the scorer's page, untouched, shows who has sent theirs, then the next deal by itself
+    expect(scorer.locator(".shares")).to_contain_text("3 of 4 in for deal 1", timeout=10_000)
+    expect(scorer.locator(".shares")).to_contain_text("Cy 25")
+    send_from_a_phone(server, links[3], 0)
+    expect(scorer.get_by_role("heading", name="Deal 2: Ben deals")).to_be_visible(timeout=10_000)
+    expect(scorer.locator("#standings")).to_contain_text("20")
+    # a scorer who has started typing the next deal keeps it, and is told instead
+    scorer.get_by_role("textbox", name="Ana", exact=True).fill("30")
+    for seat, points in enumerate((10, 10, 10, 30)):
+        send_from_a_phone(server, links[seat], points)
+    expect(scorer.locator("[data-changed-elsewhere]")).to_be_visible(timeout=10_000)
+    expect(scorer.get_by_role("textbox", name="Ana", exact=True)).to_have_value("30")
+    expect(scorer.get_by_role("heading", name="Deal 2: Ben deals")).to_be_visible()
+    context.close()
