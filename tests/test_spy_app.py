@@ -422,7 +422,7 @@ def test_undo_removes_the_last_turn_even_the_one_that_ended_the_game(client: Fla
                 "spy-facing-1": "right",
             },
             "spy-0",
-            "A Spy stands in a slot from 1 to 8.",
+            "A Spy stands before card 1 or after one of cards 1 to 7.",
         ),
     ],
 )

@@ -558,7 +558,7 @@ def test_the_first_player_must_be_one_of_the_players() -> None:
 
 
 def test_a_tracked_spy_starts_inside_its_base() -> None:
-    with pytest.raises(RulesError, match="slot from 1 to 7") as caught:
+    with pytest.raises(RulesError, match="after one of cards 1 to 6") as caught:
         new_setup(
             ["Ana", "Ben", "Cy"],
             ["green", "red", "blue"],

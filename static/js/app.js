@@ -521,18 +521,6 @@
     if (note) note.hidden = true;
   });
 
-  // the new Spy game's mirror helper: each Spy named as its player is typed, a row for each
-  // player named (the first two always)
-  document.addEventListener("input", (event) => {
-    const match = event.target.name && /^spy-player-(\d+)$/.exec(event.target.name);
-    if (!match) return;
-    const name = event.target.value.trim();
-    const label = document.querySelector(`[data-spy-of="${match[1]}"]`);
-    if (label) label.textContent = name ? label.dataset.named.replace("{name}", name) : label.dataset.unnamed;
-    const row = document.querySelector(`.spy-start[data-row="${match[1]}"]`);
-    if (row && Number(match[1]) >= 2) row.hidden = !name;
-  });
-
   document.addEventListener("DOMContentLoaded", () => {
     refresh(document);
     showSecureState();

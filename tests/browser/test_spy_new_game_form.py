@@ -20,3 +20,25 @@ def test_each_spy_is_named_as_its_player_is_typed_and_unnamed_players_have_no_ro
     expect(phone.locator(".spy-start:visible")).to_have_count(3)
     phone.locator("#spy-player-2").fill("")
     expect(phone.locator(".spy-start:visible")).to_have_count(2)
+
+
+def places_offered(phone: Page) -> list[str]:
+    return phone.locator("select[name=spy-slot-0] option:not([disabled])").all_inner_texts()
+
+
+def test_each_spy_is_offered_the_places_of_its_tables_bases_and_placing_one_tracks_the_spies(phone: Page, server: Server) -> None:
+    phone.goto(f"{server.url}/new?game=spy")
+    phone.get_by_text("Mirror helper (optional)").click()
+    # two players: bases of 8 cards, the Spy one of them
+    expect(phone.locator("select[name=spy-slot-0] option:not([disabled])")).to_have_count(8)
+    assert places_offered(phone)[-1] == "after card 7"
+    phone.locator("select[name=spy-slot-1]").select_option(label="after card 7")
+    # three players: bases of 7, so no "after card 7"; a Spy placed there moves to the last place left
+    phone.locator("#spy-player-0").fill("Ana")
+    phone.locator("#spy-player-1").fill("Ben")
+    phone.locator("#spy-player-2").fill("Cy")
+    expect(phone.locator("select[name=spy-slot-0] option:not([disabled])")).to_have_count(7)
+    assert places_offered(phone)[-1] == "after card 6"
+    expect(phone.locator("select[name=spy-slot-1]")).to_have_value("7")
+    # the place was set before "Track the Spies" was ticked: it is ticked for it
+    expect(phone.get_by_label("Track the Spies")).to_be_checked()

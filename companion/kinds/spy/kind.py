@@ -34,6 +34,11 @@ class Spy(GameKind):
             SPY_PLAYERS=(rules.MIN_PLAYERS, rules.MAX_PLAYERS),
             # the places a Spy may stand in the largest base (two players: 8 cards, the Spy one)
             SPY_MAX_SLOTS=max(rules.base_size(colour, rules.MIN_PLAYERS) for colour in rules.Colour),
+            # and in a base of each table (its colours are the same size but for two players)
+            SPY_SLOTS={
+                players: rules.base_size(rules.allowed_colours(players)[0], players)
+                for players in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)
+            },
             SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES,
             rematch_first_player=rules.rematch_first_player,
             # drawn by spy/_turns.html, once per version of a game (companion/web/parts.py)

@@ -162,7 +162,8 @@ def _setup_errors(setup: Setup, rows: Sequence[int]) -> dict[str, str]:
             return errors
         for seat, place in enumerate(setup.spies):
             if not isinstance(place.slot, int) or not 1 <= place.slot <= size:
-                errors[f"spy-{rows[seat]}"] = N_("A Spy stands in a slot from 1 to %(size)s.", size=size)
+                # said in the form's own words: its places are "before card 1", "after card n"
+                errors[f"spy-{rows[seat]}"] = N_("A Spy stands before card 1 or after one of cards 1 to %(last)s.", last=size - 1)
             elif place.facing not in (Facing.LEFT, Facing.RIGHT):
                 errors[f"spy-{rows[seat]}"] = N_("A Spy faces left or right.")
     return errors

@@ -1,0 +1,42 @@
+// The new Spy game's mirror helper (spy/_new.html): each Spy named as its player is typed, a
+// row for each player named (the first two always), the places a Spy may stand as many as
+// that table's bases have, and "Track the Spies" ticked once a Spy is placed or turned.
+(function () {
+  "use strict";
+
+  const form = () => document.querySelector("[data-spy-slots]");
+
+  // the places offered are the base's: a base of 7 (three or four players) has no "after card 7"
+  function fitPlaces() {
+    const helper = form();
+    if (!helper) return;
+    const rows = [...helper.querySelectorAll(".spy-start")].filter((row) => !row.hidden);
+    const slots = JSON.parse(helper.dataset.spySlots)[String(rows.length)];
+    if (!slots) return;
+    helper.querySelectorAll("select[name^=spy-slot-]").forEach((select) => {
+      [...select.options].forEach((option) => { option.hidden = option.disabled = Number(option.value) > slots; });
+      if (Number(select.value) > slots) select.value = String(slots);
+    });
+  }
+
+  document.addEventListener("input", (event) => {
+    const match = event.target.name && /^spy-player-(\d+)$/.exec(event.target.name);
+    if (!match) return;
+    const name = event.target.value.trim();
+    const label = document.querySelector(`[data-spy-of="${match[1]}"]`);
+    if (label) label.textContent = name ? label.dataset.named.replace("{name}", name) : label.dataset.unnamed;
+    const row = document.querySelector(`.spy-start[data-row="${match[1]}"]`);
+    if (row && Number(match[1]) >= 2) row.hidden = !name;
+    fitPlaces();
+  });
+
+  // a Spy placed or turned is a Spy to track: the places are not left unused for want of a tick
+  document.addEventListener("change", (event) => {
+    if (!event.target.name || !/^spy-(slot|facing)-\d+$/.test(event.target.name)) return;
+    const track = event.target.form && event.target.form.elements.track;
+    if (track) track.checked = true;
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fitPlaces);
+  else fitPlaces();
+})();
