@@ -432,11 +432,13 @@
   // ended (companion/web/seats.py's shares): the game is brought as it is now, its entry's
   // region and the others with it, unless this phone has started typing an entry of its
   // own, which is kept and told of it as of any other phone's change
-  document.addEventListener("companion:moved-on", () => {
+  document.addEventListener("companion:moved-on", (event) => {
     const region = document.querySelector("[data-version]");
     const form = document.querySelector(ENTRY);
     const note = document.querySelector("[data-changed-elsewhere]");
     if (!region || !window.htmx) return;
+    // a write of this phone's own is on its way: its answer brings the game as it is
+    if ([...document.querySelectorAll(".htmx-request")].some((element) => element !== event.target)) return;
     if (form && !nothingEntered(form)) { if (note) note.hidden = false; return; }
     window.htmx.ajax("GET", location.href, {target: region, swap: "outerHTML"});
   });
