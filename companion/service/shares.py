@@ -138,14 +138,21 @@ def links(game: Game, renew: bool = False) -> list[Seat]:
     return seats
 
 
+def carry_links(game: Game, again: Game) -> None:
+    """A rematch of a game whose players entered their own shares gets seat links of its
+    own as it is made (a write of the scorer's), so each player's page can lead there."""
+    if game.seats and game.seats[0].link is not None:
+        links(again)
+
+
 def rematch_seat(game: Game, seat: int) -> Seat | None:
-    """The seat of this seat's player in the game's rematch, with its link (made if the
-    rematch has none yet): a player's own phone follows the table to the next game. None
-    when there is no rematch (or it was deleted) or this player does not play in it."""
+    """The seat of this seat's player in the game's rematch, when it has a link: a player's
+    own phone follows the table to the next game. Read only (a seat's page is a read): None
+    when there is no rematch (or it was deleted), it has no links, or this player is not in it."""
     if game.rematch_id is None:
         return None
     again = db.session.get(Game, game.rematch_id)
     if again is None or type(again) is not type(game):
         return None
     player = game.seats[seat].player_id
-    return next((place for place in links(again) if place.player_id == player), None)
+    return next((place for place in again.seats if place.player_id == player and place.link), None)

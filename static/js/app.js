@@ -517,8 +517,9 @@
     if (notice && notice.classList.contains("failed")) notice.hidden = true;
   });
 
-  // a swap brings the game as it is now
-  document.addEventListener("htmx:afterSettle", () => {
+  // a swap of the game's own region brings the game as it is now (the shares' ask does not)
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (!event.target.matches || !event.target.matches("[data-version]")) return;
     const note = document.querySelector("[data-changed-elsewhere]");
     if (note) note.hidden = true;
   });

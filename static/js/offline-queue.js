@@ -434,7 +434,7 @@
   function confirm(detail, submitter) {
     const game = root();
     const elt = detail.elt;
-    if (!game || !game.contains(elt)) return false;
+    if (!game || !game.contains(elt) || elt.id === "shares") return false;
     const said = words(game);
     const needs = elt.closest("[data-needs-connection]");
     if (needs) {
@@ -459,7 +459,8 @@
   function unreachable(detail, submitter) {
     const game = root();
     const elt = detail.elt;
-    if (!game || !game.contains(elt)) return;
+    // the scorer's page asking for the players' shares: the next ask will do, nothing to say
+    if (!game || !game.contains(elt) || elt.id === "shares") return;
     const needs = elt.closest("[data-needs-connection]");
     if (elt.matches(ENTRY) && detail.requestConfig.verb === "post") keep(elt, submitter);
     else if (needs) say(game, words(game)[needs.dataset.needsConnection]);

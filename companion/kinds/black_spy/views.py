@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 from companion import service
 from companion.registry import CSV_COLUMNS
 from companion.rules import N_, RulesError
-from companion.service import Outcome
+from companion.service import Outcome, shares
 from companion.store.games import game_or_404
 from companion.web import seats
 from companion.web.answers import csv_download, json_download, rematch_refused
@@ -166,6 +166,7 @@ def rematch(game_id: str) -> Response:
         return rematch_refused(written, lambda now, message: pages.render_game(now, now.state(), message=message, status=409))
     again = written.game
     assert isinstance(again, BlackSpyGame)
+    shares.carry_links(game, again)
     first = again.player_names[again.first_seat]
     if pick == bs.DRAW:
         flash(say(N_("Rematch! The draw is made: %(name)s deals first.", name=first)))

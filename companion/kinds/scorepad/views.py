@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from companion import service
 from companion.rules import N_, RulesError
-from companion.service import Outcome
+from companion.service import Outcome, shares
 from companion.store.games import Game, game_or_404
 from companion.web import seats
 from companion.web.answers import csv_download, json_download, rematch_refused
@@ -159,6 +159,7 @@ def rematch(game_id: str) -> Response:
     written = service.rematch(game, lambda: ScorepadGame.started(game.setup()))
     if not written.done:
         return rematch_refused(written, _refused_rematch)
+    shares.carry_links(game, written.game)
     flash(say(N_("Rematch! A new pad for %(name)s.", name=game.pad.name)))
     return redirect(url_for("scorepad.show", game_id=written.game.id), code=303)
 
