@@ -21,6 +21,12 @@ def send_points(page: Page, points: int) -> None:
     page.get_by_role("button", name="Send my share").click()
 
 
+def seat_links(scorer: Page) -> list[str]:
+    """The scorer opens "Players' phones" on the game page: each seat's link, in seat order."""
+    scorer.get_by_role("link", name="Players' phones").click()
+    return [scorer.locator(f"a[data-seat='{seat}']").get_attribute("href") or "" for seat in range(len(NAMES))]
+
+
 def exported_deals(game_url: str) -> list[dict]:
     with urllib.request.urlopen(f"{game_url}/export.json", timeout=10) as answer:
         return json.load(answer)["games"][0]["deals"]
@@ -30,8 +36,7 @@ def test_four_players_score_three_deals_from_their_own_phones(browser: Browser, 
     scorer_context = phone_context(browser)
     scorer = scorer_context.new_page()
     game = new_game(scorer, server.url, NAMES)
-    scorer.get_by_role("link", name="Players' phones").click()
-    links = [scorer.locator(f"a[data-seat='{seat}']").get_attribute("href") or "" for seat in range(4)]
+    links = seat_links(scorer)
     contexts = [phone_context(browser, color_scheme="dark" if seat % 2 else "light") for seat in range(4)]
     phones = [context.new_page() for context in contexts]
     for phone, link in zip(phones, links, strict=True):
@@ -122,8 +127,7 @@ def test_the_scorers_page_follows_the_shares_and_moves_on_when_the_deal_records_
     context = phone_context(browser)
     scorer = context.new_page()
     game = new_game(scorer, server.url, NAMES)
-    scorer.get_by_role("link", name="Players' phones").click()
-    links = [scorer.locator(f"a[data-seat='{seat}']").get_attribute("href") or "" for seat in range(4)]
+    links = seat_links(scorer)
     scorer.goto(game)
     for seat, points in enumerate((20, 15, 25)):
         send_from_a_phone(server, links[seat], points)
