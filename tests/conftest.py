@@ -7,6 +7,7 @@ every test that reaches a database through these fixtures, so a new test gets it
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,12 @@ from tests.helpers import running_app
 # every way a test reaches a database starts from one of these (a real server's fixture
 # takes `databases`); pytest's fixture closure finds them however deep they are
 DATABASE_FIXTURES = frozenset({"databases", "database_url", "app", "client"})
+
+# a `companion serve` a test starts runs one worker process, not one per core: each worker
+# builds the whole app (about a second of CPU on this machine), tests start some thirty
+# servers, and no test's phones are more than one worker keeps busy. The run's own setting,
+# if it has one, holds
+os.environ.setdefault("WEB_CONCURRENCY", "1")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
