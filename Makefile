@@ -59,8 +59,12 @@ serve: install translations
 # compiled files, instead of compiling every module again, when they can be written
 unexport PYTHONDONTWRITEBYTECODE
 
-# parallel test workers (pytest-xdist); TEST_WORKERS=0 runs the suite in this one process
-TEST_WORKERS ?= 2
+# parallel test workers (pytest-xdist); TEST_WORKERS=0 runs the suite in this one process.
+# Three on two cores for the SQLite pass, whose browser tests wait on pages and servers (218 s
+# against 227 s with two); two for the PostgreSQL pass, where the database server wants the
+# rest of the CPU (83 s against 97 s with three). docs/benchmarks.md, "The test suite"
+TEST_WORKERS ?= 3
+PG_TEST_WORKERS ?= 2
 
 # every test on SQLite, then the tests that reach a database (marked `database` by
 # tests/conftest.py) on a throwaway PostgreSQL server of their own; browser tests drive the
@@ -68,7 +72,7 @@ TEST_WORKERS ?= 2
 # pytest's 5 (no test chosen): PYTEST_ARGS may name only tests without a database
 test: install-test translations lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
-	scripts/with-postgres.sh $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	scripts/with-postgres.sh $(BIN)/python -m pytest -n $(PG_TEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # the inner loop: lint, then every test that needs no browser and no PostgreSQL (SQLite only).
 # Three workers on two cores, a test file to each: many of these tests wait on server
