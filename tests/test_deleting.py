@@ -44,6 +44,8 @@ def test_a_deleted_game_leaves_every_list_and_link_and_a_restore_brings_it_back_
     assert deleted.status_code == 303
     home = client.get("/").get_data(as_text=True)
     assert "is deleted. It can be restored from Recently deleted for 30 days." in home
+    # the news leads to that list
+    assert re.search(r'for 30 days\. <a href="/deleted">Recently deleted</a>', home)
     assert game_id not in home and game_id not in client.get("/history").get_data(as_text=True)
     assert game_id not in json.dumps(exported(client))
     assert client.get(follow).status_code == 404

@@ -47,7 +47,9 @@ def delete(game_id: str) -> Response:
                 players=", ".join(game.player_names),
                 days=KEPT_DAYS,
             )
-        )
+        ),
+        # the news leads to the list it names (templates/base.html)
+        "deleted",
     )
     return redirect(url_for("games.index"), code=303)
 

@@ -440,7 +440,20 @@
     // a write of this phone's own is on its way: its answer brings the game as it is
     if ([...document.querySelectorAll(".htmx-request")].some((element) => element !== event.target)) return;
     if (form && !nothingEntered(form)) { if (note) note.hidden = false; return; }
-    window.htmx.ajax("GET", location.href, {target: region, swap: "outerHTML"});
+    refreshing = region;
+    window.htmx.ajax("GET", location.href, {target: region, swap: "outerHTML"}).finally(() => { refreshing = null; });
+  });
+  // and one who starts typing while the game is on its way keeps what they typed: the
+  // answer is left unswapped, and the note says the game changed
+  let refreshing = null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (!refreshing || event.detail.target !== refreshing) return;
+    refreshing = null;
+    const form = document.querySelector(ENTRY);
+    if (!form || nothingEntered(form)) return;
+    event.detail.shouldSwap = false;
+    const note = document.querySelector("[data-changed-elsewhere]");
+    if (note) note.hidden = false;
   });
 
   // a list the player opened (Spy's turns so far) stays open when a write brings it anew

@@ -8,7 +8,7 @@ import json
 import re
 import urllib.request
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser.browsing import Server, new_game, phone_context
 from tests.servers import Phone
@@ -144,4 +144,21 @@ def test_the_scorers_page_follows_the_shares_and_moves_on_when_the_deal_records_
     expect(scorer.locator("[data-changed-elsewhere]")).to_be_visible(timeout=10_000)
     expect(scorer.get_by_role("textbox", name="Ana", exact=True)).to_have_value("30")
     expect(scorer.get_by_role("heading", name="Deal 2: Ben deals")).to_be_visible()
+    # nor does one who starts typing while the game it was sent for is on its way
+    scorer.goto(game)
+    held: list[Route] = []
+    # a function of our own: Playwright marks the handler it is given, which a bound builtin refuses
+    scorer.route(game, lambda route: held.append(route))  # noqa: PLW0108
+    for seat, points in enumerate((15, 15, 15, 15)):
+        send_from_a_phone(server, links[seat], points)
+    for _ in range(400):
+        if held:
+            break
+        scorer.wait_for_timeout(50)
+    assert held, "the scorer's page did not ask for the game once the deal recorded itself"
+    scorer.get_by_role("textbox", name="Ben", exact=True).fill("12")
+    held[0].continue_()
+    expect(scorer.locator("[data-changed-elsewhere]")).to_be_visible()
+    expect(scorer.get_by_role("textbox", name="Ben", exact=True)).to_have_value("12")
+    expect(scorer.get_by_role("heading", name="Deal 3: Cy deals")).to_be_visible()
     context.close()

@@ -42,3 +42,16 @@ def test_each_spy_is_offered_the_places_of_its_tables_bases_and_placing_one_trac
     expect(phone.locator("select[name=spy-slot-1]")).to_have_value("7")
     # the place was set before "Track the Spies" was ticked: it is ticked for it
     expect(phone.get_by_label("Track the Spies")).to_be_checked()
+
+
+def test_a_blank_seat_between_two_names_is_no_player_so_the_places_stay_a_two_player_tables(phone: Page, server: Server) -> None:
+    phone.goto(f"{server.url}/new?game=spy")
+    phone.get_by_text("Mirror helper (optional)").click()
+    phone.locator("#spy-player-0").fill("Ana")
+    phone.locator("#spy-player-2").fill("Cy")
+    # three rows show (a row for each seat up to the last named), but the table is two players,
+    # as the server will seat it: bases of 8, the Spy before card 1 or after any of 7
+    expect(phone.locator(".spy-start:visible")).to_have_count(3)
+    expect(phone.locator("select[name=spy-slot-0] option:not([disabled])")).to_have_count(8)
+    phone.locator("#spy-player-1").fill("Ben")
+    expect(phone.locator("select[name=spy-slot-0] option:not([disabled])")).to_have_count(7)

@@ -10,8 +10,12 @@
   function fitPlaces() {
     const helper = form();
     if (!helper) return;
-    const rows = [...helper.querySelectorAll(".spy-start")].filter((row) => !row.hidden);
-    const slots = JSON.parse(helper.dataset.spySlots)[String(rows.length)];
+    // the table is as many players as are named, as the server counts it (a blank seat
+    // between two names is no player); fewer than the least is a table of the least
+    const table = JSON.parse(helper.dataset.spySlots);
+    const scope = helper.closest("form") || document;
+    const named = [...scope.querySelectorAll("input[name^=spy-player-]")].filter((box) => box.value.trim()).length;
+    const slots = table[String(Math.max(named, Math.min(...Object.keys(table).map(Number))))];
     if (!slots) return;
     helper.querySelectorAll("select[name^=spy-slot-]").forEach((select) => {
       [...select.options].forEach((option) => { option.hidden = option.disabled = Number(option.value) > slots; });
