@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html as htmllib
 import io
 import json
@@ -20,6 +21,7 @@ from sqlalchemy import text as sql
 
 from companion import create_app
 from companion.store.base import db
+from companion.web import freshness
 
 
 class CompiledTemplates(BytecodeCache):
@@ -42,6 +44,13 @@ class CompiledTemplates(BytecodeCache):
 COMPILED_TEMPLATES = CompiledTemplates()
 
 
+@functools.cache
+def _release() -> str:
+    # the digest of the checkout's files an app reads as it starts (companion/web/freshness.py),
+    # some 10 ms of hashing: the same for every app of a test run, which changes no file of it
+    return freshness.release()
+
+
 class Client(FlaskClient):
     """A phone's browser: it reads every answer whole, as the server sends it, unless a test
     asks for the chunks of a streamed one (``buffered=False``)."""
@@ -58,6 +67,7 @@ def make_app(database_url: str, kinds: Sequence[Any] | None = None, **config: An
             "SECRET_KEY": "test-secret",
             "SQLALCHEMY_DATABASE_URI": database_url,
             "WTF_CSRF_ENABLED": False,
+            "RELEASE": _release(),
             **config,
         },
         kinds=kinds,
