@@ -441,7 +441,9 @@
     if ([...document.querySelectorAll(".htmx-request")].some((element) => element !== event.target)) return;
     if (form && !nothingEntered(form)) { if (note) note.hidden = false; return; }
     refreshing = region;
-    window.htmx.ajax("GET", location.href, {target: region, swap: "outerHTML"}).finally(() => { refreshing = null; });
+    window.htmx.ajax("GET", location.href, {target: region, swap: "outerHTML"})
+      .finally(() => { refreshing = null; })
+      .catch(() => { /* out of reach: the next poll asks again */ });
   });
   // and one who starts typing while the game is on its way keeps what they typed: the
   // answer is left unswapped, and the note says the game changed
