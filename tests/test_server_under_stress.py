@@ -16,8 +16,18 @@ from tests.databases import Databases
 from tests.servers import Phone, Server, free_port
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Iterator[Server]:
+    """One server for the races: each test starts games of its own, and a start-up costs a
+    second or two of CPU."""
+    running = Server(tmp_path_factory.mktemp("stress") / "instance", free_port(), databases.fresh()).start()
+    yield running
+    running.stop()
+
+
 @pytest.fixture
-def server(tmp_path: Path, databases: Databases) -> Iterator[Server]:
+def own_server(tmp_path: Path, databases: Databases) -> Iterator[Server]:
+    """A server this test alone uses, and kills."""
     running = Server(tmp_path / "instance", free_port(), databases.fresh()).start()
     yield running
     running.stop()
@@ -82,7 +92,8 @@ def test_an_edit_sent_from_a_page_that_is_out_of_date_is_refused(server: Server)
     assert exported["games"][0]["deals"][0]["raw"] == {"Ana": 0, "Ben": 15, "Cy": 25, "Dee": 20}
 
 
-def test_a_server_killed_mid_stream_keeps_every_deal_it_confirmed(server: Server) -> None:
+def test_a_server_killed_mid_stream_keeps_every_deal_it_confirmed(own_server: Server) -> None:
+    server = own_server
     phone = Phone(server.url)
     game = phone.start_game(end_value="10000")
     confirmed: list[int] = []
