@@ -114,3 +114,20 @@ def test_deleted_games_are_kept_thirty_days_or_until_the_list_is_emptied(client:
     assert client.post("/deleted/empty").status_code == 303
     assert f"/deleted/{recent}/restore" not in client.get("/deleted").get_data(as_text=True)
     assert client.get(f"/black-spy/{recent}").status_code == 404
+
+
+def test_a_restored_game_is_shown_as_it_is_not_as_a_page_kept_from_before_it_was_deleted(client: FlaskClient) -> None:
+    game = start_game(client, names=("Ana", "Ben", "Cy"))
+    page = f"/black-spy/{game}"
+    for points in ([20, 25, 15], [30, 10, 20]):
+        post_points(client, game, points)
+        client.get(page)  # the news of the deal, shown once
+        client.get(page)  # the page without it: kept by the server, as it is sent, for its version
+    assert "Deal 3: " in client.get(page).get_data(as_text=True)
+    client.post(f"/games/{game}/delete")
+    client.post(f"/deleted/{game}/restore")
+    # the restored game starts its versions again: none of them may answer with a page of before
+    for _ in range(2):
+        shown = client.get(page).get_data(as_text=True)
+        assert "Deal 3: " in shown and "Deal 2: " not in shown, "a page kept from before the delete was shown"
+        assert len(re.findall(r'<tr id="deal-\d+"', shown)) == 2

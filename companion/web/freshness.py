@@ -19,7 +19,7 @@ page, that makes the kept page right; a write changes the version, and the key.
 from __future__ import annotations
 
 import hashlib
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +37,12 @@ from .extensions import htmx
 from .i18n import language
 
 
-def _versions(key: Any) -> Select[int, str]:
-    # one statement per page, built once: the game's version and its players' names, in seat order
+def _versions(key: Any) -> Select[int, datetime, str]:
+    # one statement per page, built once: the game's version and its players' names, in seat
+    # order; and when it last changed, for a game deleted and restored (or imported again)
+    # starts its versions again from 1, and its pages of before must not answer for it
     return (
-        select(Game.version, Player.name)
+        select(Game.version, Game.updated_at, Player.name)
         .join(Seat, Seat.game_id == Game.id)
         .join(Player, Player.id == Seat.player_id)
         .where(key == bindparam("key"))
@@ -62,7 +64,7 @@ def watched(app: Flask) -> dict[str, tuple[Select[*tuple[Any, ...]], str | None]
     }
 
 
-def _seat_versions() -> Select[int, str]:
+def _seat_versions() -> Select[int, datetime, str]:
     # a seat's page: its game found by the seat's link (a pending share bumps the game's version)
     mine = aliased(Seat)
     return _versions(mine.link).join(mine, mine.game_id == Game.id)

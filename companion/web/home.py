@@ -4,6 +4,7 @@ to start one."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, make_response, render_template, request
@@ -47,7 +48,7 @@ def _latest(finished: bool, count: int) -> list[tuple[Game, GameSummary]]:
     return [(game, game.summary()) for game in games]
 
 
-def listed() -> Select[str, int, str]:
+def listed() -> Select[str, int, datetime, str]:
     """The games the home page lists, by id, with their versions and their players' names
     in seat order: what its validator is made from (companion/web/freshness.py). Every write
     bumps its game's version; a rename changes a name; a new or finished game changes the
@@ -59,7 +60,8 @@ def listed() -> Select[str, int, str]:
         )
     ).subquery()
     return (
-        select(Game.id, Game.version, Player.name)
+        # when each last changed too: a restored game starts its versions again
+        select(Game.id, Game.version, Game.updated_at, Player.name)
         .join(Seat, Seat.game_id == Game.id)
         .join(Player, Player.id == Seat.player_id)
         .where(Game.id.in_(select(shown.c.id)))
