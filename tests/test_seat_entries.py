@@ -67,6 +67,24 @@ def test_the_phones_page_gives_each_seat_its_own_link_and_qr_code(client: FlaskC
     assert '/phones">Players' in client.get(f"/black-spy/{game}").get_data(as_text=True)
 
 
+def test_a_players_page_has_the_minus_key_where_a_deal_can_score_below_zero(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    # a phone's number pad may have no minus: a player who took only a coloured Spy scores -5
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    page = phones[0].get(links[0]).get_data(as_text=True)
+    assert re.search(
+        r'<button type="button" class="sign" data-sign-for="points" aria-label="Switch the sign of Ana\'s points">', page
+    )
+    for phone, link, points in zip(phones, links, (-5, 30, 25, 10), strict=True):
+        send(phone, link, points=points)
+    assert deals(client, game) == [by_points(-5, 30, 25, 10)]
+    classic = start_game(client, NAMES, preset="classic")
+    page = phones[0].get(seat_links(client, f"/black-spy/{classic}")[0]).get_data(as_text=True)
+    assert 'data-sign-for="points"' not in page  # no deal of the classic rules scores below zero
+
+
 def test_a_deal_is_recorded_once_every_players_share_is_in_and_adds_up(client: FlaskClient, phones: list[FlaskClient]) -> None:
     game = start_game(client, NAMES)
     links = seat_links(client, f"/black-spy/{game}")
