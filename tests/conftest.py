@@ -29,10 +29,26 @@ DATABASE_FIXTURES = frozenset({"databases", "database_url", "app", "client"})
 os.environ.setdefault("WEB_CONCURRENCY", "1")
 
 
+# the modules whose tests run for seconds each (servers started and stopped, processes and
+# files built, the fuzz): handed to the parallel workers first, so that the run does not end
+# with one worker on a long test while the others wait
+LONG_FIRST = (
+    "test_hostile_input.py",
+    "test_serving.py",
+    "test_two_instances.py",
+    "test_server_under_stress.py",
+    "test_import_bounds.py",
+    "test_wheel.py",
+    "test_outages.py",
+    "test_behind_caddy.py",
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.database)
+    items.sort(key=lambda item: item.path.name not in LONG_FIRST)  # stable: the order within each is kept
 
 
 @pytest.fixture(scope="session")
