@@ -432,30 +432,31 @@
   // ended (companion/web/seats.py's shares): the game is brought as it is now, its entry's
   // region and the others with it, unless this phone has started typing an entry of its
   // own, which is kept and told of it as of any other phone's change
+  // an entry this phone has started typing is kept, and the note says the game changed
+  function keepsTyping() {
+    const form = document.querySelector(ENTRY);
+    if (!form || nothingEntered(form)) return false;
+    const note = document.querySelector("[data-changed-elsewhere]");
+    if (note) note.hidden = false;
+    return true;
+  }
+  let refreshing = null;  // the game's region while the game it was sent for is on its way
   document.addEventListener("companion:moved-on", (event) => {
     const region = document.querySelector("[data-version]");
-    const form = document.querySelector(ENTRY);
-    const note = document.querySelector("[data-changed-elsewhere]");
     if (!region || !window.htmx) return;
     // a write of this phone's own is on its way: its answer brings the game as it is
     if ([...document.querySelectorAll(".htmx-request")].some((element) => element !== event.target)) return;
-    if (form && !nothingEntered(form)) { if (note) note.hidden = false; return; }
+    if (keepsTyping()) return;
     refreshing = region;
     window.htmx.ajax("GET", location.href, {target: region, swap: "outerHTML"})
       .finally(() => { refreshing = null; })
       .catch(() => { /* out of reach: the next poll asks again */ });
   });
-  // and one who starts typing while the game is on its way keeps what they typed: the
-  // answer is left unswapped, and the note says the game changed
-  let refreshing = null;
+  // and one who starts typing while the game is on its way: the answer is left unswapped
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (!refreshing || event.detail.target !== refreshing) return;
     refreshing = null;
-    const form = document.querySelector(ENTRY);
-    if (!form || nothingEntered(form)) return;
-    event.detail.shouldSwap = false;
-    const note = document.querySelector("[data-changed-elsewhere]");
-    if (note) note.hidden = false;
+    if (keepsTyping()) event.detail.shouldSwap = false;
   });
 
   // a list the player opened (Spy's turns so far) stays open when a write brings it anew
