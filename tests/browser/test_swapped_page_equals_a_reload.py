@@ -25,6 +25,12 @@ EVERY_CARD_LAID_OUT = (
 )
 
 
+# the deals after the next one that a game page carries for a phone gone offline: each one's
+# number, dealer and heading, in order (no text of a page shows them until they are needed)
+OFFLINE_HEADINGS = """(root) => [...document.querySelectorAll(`${root} template[data-deal]`)].map((deal) =>
+  `${deal.dataset.deal} ${deal.dataset.dealer} ${deal.content.textContent.replace(/\\s+/g, " ").trim()}`)"""
+
+
 def shown(page: Page, root: str, entry: bool = True) -> str:
     """What the game's regions show; with ``entry`` false, all but the entry's own (its form,
     which a refusal leaves with the numbers typed and what is wrong with them)."""
@@ -35,9 +41,11 @@ def shown(page: Page, root: str, entry: bool = True) -> str:
 
 def same_as_a_reload(page: Page, root: str, entry: bool = True) -> None:
     swapped = shown(page, root, entry)
+    headings = page.evaluate(OFFLINE_HEADINGS, root)
     page.reload()
     page.wait_for_load_state("load")
     assert shown(page, root, entry) == swapped
+    assert page.evaluate(OFFLINE_HEADINGS, root) == headings
 
 
 def accept_next_dialog(page: Page) -> None:
