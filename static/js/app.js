@@ -412,16 +412,32 @@
   // typing the next entry.
   const CHANGE_CHECK_MS = 15000;
   const busy = () => document.hidden || !navigator.onLine || document.querySelector(".htmx-request") !== null;
+  // whether the game as the server has it now (its answer for htmx: the entry's region and
+  // the others out of band) shows anything this page does not, the players' shares left out:
+  // a share sent from a player's phone moves the game's version (every page shows who has
+  // sent theirs) but records nothing, and the shares' own ask shows it. Told of it, a scorer
+  // would reload for nothing and lose the numbers typed
+  const said = (element) => element.textContent.replace(/\s+/g, " ").trim();
+  const entryHeadings = (page) => [...page.querySelector("[data-version]").querySelectorAll("h2")]
+    .filter((heading) => !heading.closest(".shares")).map(said).join("\n");
+  function showsMore(answer) {
+    if (entryHeadings(answer) !== entryHeadings(document)) return true;
+    return [...answer.querySelectorAll("[id][hx-swap-oob]")].some((region) => {
+      const mine = document.getElementById(region.id);
+      return !mine || said(mine) !== said(region);
+    });
+  }
   async function checkForChanges() {
     const note = document.querySelector("[data-changed-elsewhere]");
     if (!note || !note.hidden || busy() || !document.querySelector("[data-version]")) return;
     try {
       const response = await fetch(location.href, {headers: {"HX-Request": "true"}, cache: "no-cache"});
       if (!response.ok || busy()) return;
-      const now = new DOMParser().parseFromString(await response.text(), "text/html").querySelector("[data-version]");
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const now = page.querySelector("[data-version]");
       // read again: this phone's own write may have been swapped in meanwhile
       const shown = document.querySelector("[data-version]");
-      if (now && shown && now.dataset.version !== shown.dataset.version) note.hidden = false;
+      if (now && shown && now.dataset.version !== shown.dataset.version && showsMore(page)) note.hidden = false;
     } catch (error) { /* no connection: offline.js says so */ }
   }
   if (document.querySelector("[data-changed-elsewhere]")) {

@@ -162,3 +162,29 @@ def test_the_scorers_page_follows_the_shares_and_moves_on_when_the_deal_records_
     expect(scorer.get_by_role("textbox", name="Ben", exact=True)).to_have_value("12")
     expect(scorer.get_by_role("heading", name="Deal 3: Cy deals")).to_be_visible()
     context.close()
+
+
+def test_a_share_sent_from_a_players_phone_is_no_change_to_the_scorers_page(browser: Browser, server: Server) -> None:
+    context = phone_context(browser)
+    scorer = context.new_page()
+    game = new_game(scorer, server.url, NAMES)
+    links = seat_links(scorer)
+    scorer.goto(game)
+    scorer.get_by_role("textbox", name="Ana", exact=True).fill("20")
+    send_from_a_phone(server, links[1], 15)
+    expect(scorer.locator(".shares")).to_contain_text("Ben 15", timeout=10_000)
+    # the screen comes back on: the page asks whether the game moved on, and is answered
+    # with the game's new version (the share is on every page), yet nothing was recorded
+    with scorer.expect_response(lambda answer: answer.url == game and answer.status == 200):
+        scorer.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    scorer.wait_for_timeout(300)
+    expect(scorer.locator("[data-changed-elsewhere]")).to_be_hidden()
+    expect(scorer.get_by_role("textbox", name="Ana", exact=True)).to_have_value("20")
+    # a deal recorded from another phone is a change, and is said
+    other, path = Phone(server.url), game.split(server.url, 1)[-1]
+    points = {f"points-{seat}": str(points) for seat, points in enumerate((20, 15, 25, 0))}
+    status, _, _ = other.post(path + "/deals", {"csrf_token": other.token(path), "mode": "points", **points})
+    assert status == 303
+    scorer.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    expect(scorer.locator("[data-changed-elsewhere]")).to_be_visible()
+    context.close()
