@@ -22,7 +22,7 @@ from ..store.base import db
 from ..store.figures import commit_or_conflict
 from ..store.games import Game, Seat
 from ..store.shares import SeatShare, clear, new_link, pending
-from . import _hold, _stored, posted_number
+from . import _given, _hold, _stored, posted_number
 
 # a commit that lost a race is tried again, with the game as the winner left it
 ATTEMPTS = 5
@@ -53,12 +53,13 @@ def enter(
     game: Game,
     seat: int,
     number: str | None,
-    share: Mapping[str, Any],
+    share: Mapping[str, Any] | Callable[[], Mapping[str, Any]],
     submission: str | None,
     combine: Callable[[Mapping[int, Mapping[str, Any]]], Any],
 ) -> Entered:
     """Store ``seat``'s ``share`` of the deal numbered ``number`` (as the seat's page showed
-    it); ``combine`` makes the game's input of every seat's share, or raises the rules'
+    it). ``share`` is the share, or what reads it from the form (called once the deal is known
+    to be the next: a share sent late is told so before anything about its numbers); ``combine`` makes the game's input of every seat's share, or raises the rules'
     ``RulesError`` (recount) or ``Unanswered``."""
     submission = (submission or "")[:64] or None
     for _attempt in range(ATTEMPTS):
@@ -80,7 +81,7 @@ def _enter(
     game: Game,
     seat: int,
     number: str | None,
-    share: Mapping[str, Any],
+    share: Mapping[str, Any] | Callable[[], Mapping[str, Any]],
     submission: str | None,
     combine: Callable[[Mapping[int, Mapping[str, Any]]], Any],
 ) -> Entered | None:
@@ -97,6 +98,7 @@ def _enter(
         return Entered(Shared.STALE, game, posted)
     if game.finished:
         return Entered(Shared.OVER, game, posted)
+    share = _given(share)
     row = db.session.get(SeatShare, (game.id, seat)) or SeatShare(game_id=game.id, seat=seat)
     row.number, row.share, row.submission_id = next_number, dict(share), submission
     db.session.add(row)

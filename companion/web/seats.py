@@ -178,17 +178,16 @@ def enter(link: str) -> Response:
     kind = registry.of(game)
     form = request.form
     try:
-        share = kind.share_from_form(game, seat, form)
+        entered = service.enter(
+            game,
+            seat,
+            form.get("number"),
+            lambda: kind.share_from_form(game, seat, form),
+            form.get("submission"),
+            lambda shares: kind.entry_from_shares(game, shares),
+        )
     except RulesError as error:
         return _page(game, seat, link, values=form, errors=error.errors, status=422)
-    entered = service.enter(
-        game,
-        seat,
-        form.get("number"),
-        share,
-        form.get("submission"),
-        lambda shares: kind.entry_from_shares(game, shares),
-    )
     game = entered.game
     message, status = _said(entered)
     if not htmx and status < 400:
