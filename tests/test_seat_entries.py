@@ -271,6 +271,9 @@ def test_a_finished_games_seat_pages_only_read_until_an_undo_reopens_it(client: 
     post_points(client, game, [40, 5, 15, 0])
     page = phones[0].get(links[0]).get_data(as_text=True)
     assert "Game over" in page and "data-seat-entry" not in page
+    # each player's own phone says who won, the winner's in their own words
+    assert "<strong>Dee</strong> wins with 0 points." in page and "You win!" not in page
+    assert "You win!" in phones[3].get(links[3]).get_data(as_text=True)
     refused = phones[0].post(links[0], data={"points": "20", "number": "2"})
     assert refused.status_code == 409
     client.post(f"/black-spy/{game}/undo", data={"number": "1"})
@@ -369,6 +372,9 @@ def test_a_score_pads_round_is_recorded_when_every_player_sent_their_points(clie
     send(phones[2], links[2], points=7)
     rounds = exported(client, f"/scorepad/{pad}/export.json")["games"][0]["rounds"]
     assert rounds == [{"Vic": 4, "Wes": -2, "Xia": 7}]
+    client.post(f"/scorepad/{pad}/end", data={})
+    assert "You win!" in phones[2].get(links[2]).get_data(as_text=True)
+    assert "You win!" not in phones[1].get(links[1]).get_data(as_text=True)
 
 
 def test_spy_has_no_players_phones(client: FlaskClient) -> None:
