@@ -620,6 +620,21 @@ def deal_one_sent_late(client: FlaskClient, game_id: str, points: list[int]) -> 
     return late.get_data(as_text=True)
 
 
+def test_the_same_deal_sent_from_a_second_phone_is_refused_as_counted_once_and_not_kept_for_the_next(
+    client: FlaskClient, app: Flask
+) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0], number="1")
+    before = snapshot(app)
+    html = deal_one_sent_late(client, game_id, [20, 15, 25, 0])
+    assert "Deal 1 was just recorded from another phone with the same points as yours: it counts once." in html
+    # nothing kept under "Record deal 2", where one more tap would count the deal twice
+    assert "record them as deal 2" not in html
+    assert not re.search(r'id="points-0"[^>]*value="20"', html)
+    assert 'data-repeats="1"' in html
+    assert snapshot(app) == before
+
+
 def test_numbers_beaten_by_another_phones_deal_stay_on_screen_to_record_as_the_next_deal_or_discard(
     client: FlaskClient, app: Flask
 ) -> None:

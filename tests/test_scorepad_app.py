@@ -125,6 +125,11 @@ def test_a_repeated_submission_is_counted_once_and_a_stale_page_keeps_its_number
     assert stale.status_code == 409 and 'value="7"' in html
     assert "Round 1 was just recorded from another phone, so yours was not." in html and "record them as round 2" in html
     assert len(exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["rounds"]) == 1
+    # the same round sent again from a second phone: counted once, and not kept for round 2
+    same = post_round(client, game_id, (1, 2, 3), htmx=True, submission="s-4", number="1").get_data(as_text=True)
+    assert "Round 1 was just recorded from another phone with the same points as yours: it counts once." in same
+    assert "record them as round 2" not in same and 'value="1"' not in same.split('id="points-0"', 1)[1][:80]
+    assert len(exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["rounds"]) == 1
     # a page out of date for another reason (an undo elsewhere) says only that the game changed
     assert client.post(f"/scorepad/{game_id}/undo", data={"number": "1"}).status_code == 303
     behind = post_round(client, game_id, (7, 8, 9), htmx=True, submission="s-3", number="2").get_data(as_text=True)

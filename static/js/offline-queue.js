@@ -125,6 +125,8 @@
       entry.reason = reasonIn(html) || String(response.status);
       // the next number as the server has it, which the page may not show yet
       entry.next = Number(attribute(html, "data-next")) || null;
+      // the deal it repeats, when another phone recorded the same one first: no second recording is offered
+      entry.repeats = Number(attribute(html, "data-repeats")) || null;
       return "refused";
     }
     return "unreachable";
@@ -210,7 +212,8 @@
     // what is typed for the next entry is taken before the page shows the queue as it is now
     if (game && (sent || refused)) {
       hold(game);
-      if (sent) news = [plural(words(game).recorded, sent)];
+      // a refusal says itself, below: the news of it being saved on the phone is old now
+      news = sent ? [plural(words(game).recorded, sent)] : [];
       // until the game is shown again, the page counts from what the server last said
       const latest = seen.get(about(game).game);
       if (latest) Object.assign(game.querySelector(".offline-status").dataset, latest);
@@ -385,13 +388,13 @@
     if (said.held && waiting.some((other) => other.seq > entry.seq)) box.append(element("p", "meta", said.held));
     const actions = element("p", "actions");
     const next = Math.max(Number(about(game).next) || 0, entry.next || 0);
-    if (said.again && next) {
+    if (said.again && next && !entry.repeats) {
       const again = element("button", "button primary", fill(said.again, {number: formatted(next)}));
       again.type = "button";
       again.addEventListener("click", () => enterAgain(game, entry, next));
       actions.append(again);
     }
-    const discard = element("button", "button", said.discard);
+    const discard = element("button", entry.repeats ? "button primary" : "button", said.discard);
     discard.type = "button";
     discard.addEventListener("click", async () => { await drop(entry.id); news = []; await reread(); attempt(); });
     actions.append(discard);

@@ -92,6 +92,38 @@ def test_three_deals_recorded_offline_with_a_reload_between_are_stored_once_each
     context.close()
 
 
+def test_a_deal_another_phone_recorded_with_the_same_points_is_refused_with_no_second_recording_offered(
+    browser: Browser, server: Server
+) -> None:
+    context = phone_context(browser)
+    page = context.new_page()
+    game = new_game(page, server.url)
+    other = phone_context(browser)
+    second = other.new_page()
+    second.goto(game)
+    context.set_offline(True)
+    record(page, 1, DEALS[0])
+    expect(status(page)).to_contain_text("Deal 1 is saved on this phone")
+    record(second, 1, DEALS[0])
+    expect(second.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    context.set_offline(False)
+    refused = page.locator(".offline-refused")
+    expect(refused).to_contain_text(
+        "Deal 1, saved on this phone, was not recorded: Deal 1 was just recorded from another phone with the same points "
+        "as yours: it counts once."
+    )
+    # the same deal: nothing offers to record it again as deal 2, and nothing says it still waits
+    expect(refused.get_by_role("button", name="Record them as deal 2")).to_have_count(0)
+    expect(status(page)).not_to_contain_text("is saved on this phone")
+    expect(page.locator("#standings .as-of")).to_be_hidden()
+    refused.get_by_role("button", name="Discard these numbers").click()
+    expect(page.locator(".offline-refused")).to_have_count(0)
+    expect(page.get_by_role("button", name="Record deal 2")).to_be_visible()
+    assert stored(server, game) == [DEALS[0]]
+    context.close()
+    other.close()
+
+
 def test_a_deal_another_phone_recorded_meanwhile_is_shown_refused_with_the_reason_and_its_numbers(
     browser: Browser, server: Server
 ) -> None:

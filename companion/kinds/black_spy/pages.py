@@ -9,7 +9,7 @@ from typing import Any
 from flask import flash, get_flashed_messages, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
-from companion.rules import N_, Message
+from companion.rules import N_, Message, RulesError
 from companion.service import posted_number
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
@@ -17,7 +17,7 @@ from companion.web.i18n import say
 from companion.web.parts import submission
 
 from . import rules as bs
-from .forms import CARDS, POINTS, deal_checks, form_values
+from .forms import CARDS, POINTS, ShootQuestion, deal_checks, entry_from_form, form_values
 from .models import BlackSpyGame, Deal
 
 # deals a phone may record ahead of the server: a stretch of a game without the Wi-Fi
@@ -87,6 +87,7 @@ def render_game(
     status: int = 200,
     added: bool = False,
     undo_here: bool = False,
+    repeats: int | None = None,
     **form: Any,
 ) -> Response:
     """The game page, or for htmx what a write changes: the next deal's card (``#game-now``)
@@ -104,6 +105,8 @@ def render_game(
         "added": added and len(state.deals) > 1,
         # the news of a deal just recorded carries its undo, under the scorer's thumb
         "undo_here": undo_here and bool(state.deals),
+        # the deal a refused one repeats, for the phone's queue of deals kept while offline
+        "repeats": repeats,
         "upcoming": bs.upcoming(state, UPCOMING_DEALS),
         "checks": _said(deal_checks(state.setup.rules, state.setup.players)),
         **deal_form_context(
@@ -164,6 +167,13 @@ def changed_elsewhere(game: BlackSpyGame, mode: str, form: Mapping[str, str]) ->
     """Another phone wrote this game first: say what it did, and keep what this phone typed."""
     state = game.state()
     meant = posted_number(form.get("number"))
+    if meant is not None and len(state.deals) >= meant and _repeats(state, form, mode, state.deals[meant - 1]):
+        # the same deal entered twice (the players' phones were first): nothing of it to keep,
+        # and the phone's queue, told so (``repeats``), offers no second recording of it
+        same = N_(
+            "Deal %(number)s was just recorded from another phone with the same points as yours: it counts once.", number=meant
+        )
+        return render_game(game, state, mode=mode, message=same, status=409, repeats=meant)
     if meant is not None and len(state.deals) >= meant:
         if state.finished or state.next is None:
             message: Message = N_(
@@ -187,6 +197,16 @@ def changed_elsewhere(game: BlackSpyGame, mode: str, form: Mapping[str, str]) ->
             next=state.next.number,
         )
     return render_game(game, state, mode=mode, message=message, status=409, values=form, kept=True)
+
+
+def _repeats(state: bs.GameState, form: Mapping[str, str], mode: str, played: bs.PlayedDeal) -> bool:
+    """Whether the form holds the deal ``played`` again (a form the rules cannot read, or
+    that asks a question, holds no deal)."""
+    try:
+        entry = entry_from_form(state.setup, form, mode)
+    except (RulesError, ShootQuestion):
+        return False
+    return bs.repeats(state.setup, entry, played)
 
 
 def _with_typed(message: Message, state: bs.GameState, form: Mapping[str, str], mode: str) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from flask import flash, get_flashed_messages, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
-from companion.rules import N_, Message
+from companion.rules import N_, Message, RulesError
 from companion.service import posted_number
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
@@ -17,6 +17,7 @@ from companion.web.i18n import say
 from companion.web.parts import submission
 
 from . import rules as sp
+from .forms import round_from_form
 from .models import ScorepadGame
 
 CHANGED_ELSEWHERE = N_(
@@ -70,6 +71,13 @@ def changed_elsewhere(game: ScorepadGame, form: Mapping[str, str]) -> Response:
     message: Message = CHANGED_ELSEWHERE
     # the round this phone meant is there now: another phone's, recorded first
     if meant is not None and len(state.entries) >= meant and isinstance(state.entries[meant - 1], sp.Round):
+        if _repeats(state, form, state.entries[meant - 1]):
+            # the same round entered twice (the players' phones were first): nothing of it to keep
+            same = N_(
+                "Round %(number)s was just recorded from another phone with the same points as yours: it counts once.",
+                number=meant,
+            )
+            return render_game(game, state, message=same, status=409)
         if state.next_number is None:
             message = N_(
                 "Round %(number)s was just recorded from another phone, and the game is over; yours was not recorded.",
@@ -83,6 +91,14 @@ def changed_elsewhere(game: ScorepadGame, form: Mapping[str, str]) -> Response:
                 next=state.next_number,
             )
     return render_game(game, state, message=message, status=409, values=form, kept=True)
+
+
+def _repeats(state: sp.ScorepadState, form: Mapping[str, str], played: sp.Round | sp.End) -> bool:
+    """Whether the form holds the round ``played`` again (one the rules cannot read holds none)."""
+    try:
+        return round_from_form(state.setup, form) == played
+    except RulesError:
+        return False
 
 
 def edit_page(

@@ -246,7 +246,8 @@
   // deal after them, its dealer and pass from the <template data-deal> the server sent
   function moveOn(game, waiting, said, {about, element, fill, formatted, newId, clearProblems}) {
     const recorded = Number(about(game).recorded);
-    game.querySelector(".as-of").hidden = !waiting.length;
+    // the totals are as of the last deal recorded while a deal waits to be sent (one refused waits on the table)
+    game.querySelector(".as-of").hidden = !waiting.some((entry) => entry.status !== "refused");
     const card = game.querySelector(".deals-card");
     card.hidden = !recorded && !waiting.length;
     card.querySelector(".waiting-hint").hidden = !waiting.length;

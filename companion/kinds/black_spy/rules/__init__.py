@@ -41,6 +41,7 @@ from .game import (
     record,
     rematch,
     rematch_first_dealer,
+    repeats,
     replay,
     upcoming,
 )
@@ -124,6 +125,7 @@ __all__ = [
     "record",
     "rematch",
     "rematch_first_dealer",
+    "repeats",
     "replay",
     "rule_set",
     "score_deal",

@@ -196,6 +196,22 @@ def record(setup: Setup, entries: Sequence[DealEntry], entry: DealEntry) -> Game
     return replay(setup, [*entries, entry])
 
 
+def repeats(setup: Setup, entry: DealEntry, played: PlayedDeal) -> bool:
+    """Whether ``entry`` scores every player as the deal ``played`` did: the same deal
+    entered twice (on two phones, or by the players' phones and the scorer's), not a new one.
+
+    >>> game = replay(Setup(STANDARD, ("Ana", "Ben", "Cy", "Dee"), first_dealer=0), [PointsEntry((20, 15, 25, 0))])
+    >>> repeats(game.setup, PointsEntry((20, 15, 25, 0)), game.deals[0])
+    True
+    >>> repeats(game.setup, PointsEntry((15, 20, 25, 0)), game.deals[0])
+    False
+    """
+    try:
+        return score_deal(setup.rules, setup.players, entry).scores == played.scores
+    except RulesError:
+        return False
+
+
 def edit(setup: Setup, entries: Sequence[DealEntry], index: int, entry: DealEntry) -> GameState:
     """The game with deal ``index`` (0-based) replaced; every later figure follows.
 
