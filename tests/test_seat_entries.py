@@ -3,6 +3,7 @@ of each player's share, recorded once when the shares add up."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,8 @@ def test_the_scorers_page_asks_for_the_shares_and_is_told_when_the_deal_recorded
     for seat, points in ((1, 15), (2, 25), (3, 0)):
         send(phones[seat], links[seat], points=points)
     moved = client.get(asks.group(1), headers=HTMX)
-    assert moved.headers["HX-Trigger"] == "companion:moved-on"
+    # the page moves on, and says why: the deal it showed is recorded
+    assert json.loads(moved.headers["HX-Trigger"]) == {"companion:moved-on": {"news": "Recorded meanwhile: deal 1."}}
     assert f'hx-get="/games/{game}/shares?number=2"' in moved.get_data(as_text=True)
     assert client.get("/games/nope/shares?number=1", headers=HTMX).status_code == 404
     # opened by hand, the address shows the game page

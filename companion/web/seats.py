@@ -16,6 +16,7 @@ records it, once; a whole that does not add up is shown on every phone, for a re
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,8 +122,14 @@ def shares(game_id: str) -> Response:
         return redirect(url_for(registry.of(game).show, game_id=game.id), code=303)
     now = waiting(game)
     response = make_response(render_template("seats/_waiting.html", game=game, waiting=now, live_shares=True))
-    if now is None or posted_number(request.args.get("number")) != now.number:
-        response.headers["HX-Trigger"] = "companion:moved-on"
+    shown = posted_number(request.args.get("number"))
+    if now is None or shown != now.number:
+        # the entry the page showed is recorded now (its last share came in): the page says so
+        # as it moves on, or beside the numbers its scorer is typing. JSON kept to ASCII: a header
+        news = ""
+        if shown is not None and len(game.inputs()) >= shown:
+            news = say(N_("Recorded meanwhile: %(what)s.", what=registry.of(game).entry_name(shown)))
+        response.headers["HX-Trigger"] = json.dumps({"companion:moved-on": {"news": news}})
     return response
 
 

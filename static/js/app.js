@@ -456,15 +456,33 @@
     if (note) note.hidden = false;
     return true;
   }
+  // the server's news of it ("Recorded meanwhile: deal 2."), at the top of the game's region
+  function sayNews(news) {
+    const region = document.querySelector("[data-version]");
+    if (!news || !region) return;
+    let box = region.querySelector(":scope > .messages");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "messages";
+      box.setAttribute("role", "status");
+      region.prepend(box);
+    }
+    const line = document.createElement("p");
+    line.textContent = news;
+    box.replaceChildren(line);
+    box.hidden = false;
+  }
   let refreshing = null;  // the game's region while the game it was sent for is on its way
   document.addEventListener("companion:moved-on", (event) => {
     const region = document.querySelector("[data-version]");
     if (!region || !window.htmx) return;
+    const news = event.detail && event.detail.news;
     // a write of this phone's own is on its way: its answer brings the game as it is
     if ([...document.querySelectorAll(".htmx-request")].some((element) => element !== event.target)) return;
-    if (keepsTyping()) return;
+    if (keepsTyping()) { sayNews(news); return; }
     refreshing = region;
     window.htmx.ajax("GET", location.href, {target: region, swap: "outerHTML"})
+      .then(() => sayNews(news))
       .finally(() => { refreshing = null; })
       .catch(() => { /* out of reach: the next poll asks again */ });
   });

@@ -137,11 +137,13 @@ def test_the_scorers_page_follows_the_shares_and_moves_on_when_the_deal_records_
     send_from_a_phone(server, links[3], 0)
     expect(scorer.get_by_role("heading", name="Deal 2: Ben deals")).to_be_visible(timeout=10_000)
     expect(scorer.locator("#standings")).to_contain_text("20")
+    expect(scorer.locator("#game-now .messages")).to_have_text("Recorded meanwhile: deal 1.")
     # a scorer who has started typing the next deal keeps it, and is told instead
     scorer.get_by_role("textbox", name="Ana", exact=True).fill("30")
     for seat, points in enumerate((10, 10, 10, 30)):
         send_from_a_phone(server, links[seat], points)
     expect(scorer.locator("[data-changed-elsewhere]")).to_be_visible(timeout=10_000)
+    expect(scorer.locator("#game-now .messages")).to_have_text("Recorded meanwhile: deal 2.")
     expect(scorer.get_by_role("textbox", name="Ana", exact=True)).to_have_value("30")
     expect(scorer.get_by_role("heading", name="Deal 2: Ben deals")).to_be_visible()
     # nor does one who starts typing while the game it was sent for is on its way
