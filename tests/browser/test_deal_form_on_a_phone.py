@@ -309,3 +309,25 @@ def test_numbers_another_phone_beat_stay_on_screen_to_record_as_the_next_deal(
     expect(second.locator(".messages")).to_contain_text("Deal 2 recorded.")
     expect(second.locator(".deals tbody tr")).to_have_count(2)
     other.close()
+
+
+def test_switching_to_cards_with_points_typed_asks_first_and_keeps_them_on_a_no(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    # nothing typed: the switch is made at once
+    phone.get_by_role("link", name="By cards").click()
+    expect(phone.locator("#black_spies-0")).to_be_visible()
+    phone.get_by_role("link", name="By points").click()
+    enter_points(phone, {"Ana": 20, "Ben": 15})
+    asked: list[str] = []
+
+    def say_no(dialog) -> None:  # noqa: ANN001  (Playwright's Dialog)
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    phone.once("dialog", say_no)
+    phone.get_by_role("link", name="By cards").click()
+    expect(box(phone, "Ben")).to_have_value("15")
+    assert asked == ["Count the deal by cards instead? The points typed here are cleared."]
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_role("link", name="By cards").click()
+    expect(phone.locator("#black_spies-0")).to_be_visible()

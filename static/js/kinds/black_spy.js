@@ -310,6 +310,23 @@
     form.dispatchEvent(new Event("change", {bubbles: true}));
   }
 
+  // points and cards are two forms: a switch from one to the other leaves what was entered
+  // in the first behind, so the table is asked first (and keeps it on a no)
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a[data-clears]");
+    const form = link && link.closest("form.deal-form");
+    if (!link || !form) return;
+    // on a deal's edit page (a plain form) what counts is what was changed from the deal as it was
+    const editing = !form.hasAttribute("hx-post");
+    // the rest's row (read only) is what the others' counts leave, nothing entered
+    const entered = [...form.querySelectorAll("input[type=text]:not([readonly])")]
+      .some((input) => (editing ? input.value !== input.defaultValue : input.value.trim() !== ""))
+      || [...form.querySelectorAll("input[name^=high-]")].some((input) => input.checked !== input.defaultChecked);
+    if (!entered || window.confirm(link.dataset.clears)) return;
+    event.preventDefault();
+    event.stopPropagation();
+  }, true);
+
   window.companionKinds = window.companionKinds || {};
   window.companionKinds.black_spy = {check, showProblems, ask, entered, moveOn};
 })();
