@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Dialog, Locator, Page, expect
 
 from tests.browser.browsing import Server, enter_points, new_game, phone_context, settled
 
@@ -320,7 +320,7 @@ def test_switching_to_cards_with_points_typed_asks_first_and_keeps_them_on_a_no(
     enter_points(phone, {"Ana": 20, "Ben": 15})
     asked: list[str] = []
 
-    def say_no(dialog) -> None:  # noqa: ANN001  (Playwright's Dialog)
+    def say_no(dialog: Dialog) -> None:
         asked.append(dialog.message)
         dialog.dismiss()
 
