@@ -226,11 +226,11 @@ def test_a_share_sent_after_its_deal_was_recorded_is_refused_and_one_sent_twice_
     post_points(client, game, [20, 15, 25, 0])
     refused = phones[0].post(links[0], data={**late, "points": "20"})
     assert refused.status_code == 409
-    assert "Your share was not changed: deal 1 is already recorded." in refused.get_data(as_text=True)
+    assert "Your share came after deal 1 was recorded, so it was not taken." in refused.get_data(as_text=True)
     # a late share mistyped too is told first that its deal is recorded: no typing fixes that
     mistyped = phones[0].post(links[0], data={**late, "points": "2o"})
     assert mistyped.status_code == 409
-    assert "Your share was not changed: deal 1 is already recorded." in mistyped.get_data(as_text=True)
+    assert "Your share came after deal 1 was recorded, so it was not taken." in mistyped.get_data(as_text=True)
     assert "is not a whole number" not in mistyped.get_data(as_text=True)
     form = {**seat_form(phones[1].get(links[1]).get_data(as_text=True)), "points": "15"}
     assert phones[1].post(links[1], data=form).status_code == 303

@@ -216,7 +216,7 @@ def _said(entered: service.Entered) -> tuple[Message, int]:
         Shared.ASKED: (N_("Your share of %(what)s is in. One question before it is recorded:", what=what), 200),
         Shared.REPEATED: (N_("This share was already sent; it counts once."), 200),
         Shared.OVER: (N_("The game is over: there is nothing left to enter."), 409),
-        Shared.STALE: (N_("Your share was not changed: %(what)s is already recorded.", what=what), 409),
+        Shared.STALE: (N_("Your share came after %(what)s was recorded, so it was not taken.", what=what), 409),
     }
     return said[entered.outcome]
 
