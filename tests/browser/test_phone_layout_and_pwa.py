@@ -30,6 +30,8 @@ def pages(browser: Browser, server: Server) -> dict[str, str]:
     page.get_by_role("button", name="Record deal 1").click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     watch = page.locator(".follow a").get_attribute("href")
+    page.goto(f"{game}/phones")
+    seat = page.locator("a[data-seat='1']").get_attribute("href")
     page.goto(f"{server.url}/new?game=spy")
     page.get_by_label("Player 1 name").fill("Ana")
     page.get_by_label("Player 2 name").fill("Ben")
@@ -52,6 +54,9 @@ def pages(browser: Browser, server: Server) -> dict[str, str]:
         "history": f"{server.url}/history",
         "players": f"{server.url}/players",
         "player statistics": f"{server.url}/players/1",
+        "players' phones": f"{game}/phones",
+        "a player's own page": seat,
+        "a player's own page by cards": f"{seat}?mode=cards",
     }
 
 
@@ -92,6 +97,9 @@ ALL_PAGES = [
     "history",
     "players",
     "player statistics",
+    "players' phones",
+    "a player's own page",
+    "a player's own page by cards",
 ]
 INTERACTIVE = [name for name in ALL_PAGES if name not in ("offline", "not found")]
 
@@ -116,7 +124,17 @@ def test_every_control_has_an_accessible_name_and_a_thumb_sized_target(phone: Pa
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize(
     "name",
-    ["home", "new game", "game", "game by cards", "finished game", "spy game, a card picked", "read-only", "player statistics"],
+    [
+        "home",
+        "new game",
+        "game",
+        "game by cards",
+        "finished game",
+        "spy game, a card picked",
+        "read-only",
+        "player statistics",
+        "a player's own page by cards",
+    ],
 )
 def test_axe_finds_no_serious_accessibility_problem(browser: Browser, pages: dict[str, str], name: str, scheme: str) -> None:
     # the page's content security policy would refuse the injected axe script
