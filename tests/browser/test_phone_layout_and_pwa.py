@@ -30,7 +30,9 @@ def pages(browser: Browser, server: Server) -> dict[str, str]:
     page.get_by_role("button", name="Record deal 1").click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     watch = page.locator(".follow a").get_attribute("href")
-    page.goto(f"{game}/phones")
+    # a game of its own: seat links out make a game page ask for the shares, and load htmx at once
+    seated = new_game(page, server.url)
+    page.goto(f"{seated}/phones")
     seat = page.locator("a[data-seat='1']").get_attribute("href")
     page.goto(f"{server.url}/new?game=spy")
     page.get_by_label("Player 1 name").fill("Ana")
@@ -54,7 +56,7 @@ def pages(browser: Browser, server: Server) -> dict[str, str]:
         "history": f"{server.url}/history",
         "players": f"{server.url}/players",
         "player statistics": f"{server.url}/players/1",
-        "players' phones": f"{game}/phones",
+        "players' phones": f"{seated}/phones",
         "a player's own page": seat,
         "a player's own page by cards": f"{seat}?mode=cards",
     }
