@@ -276,6 +276,7 @@ def test_a_finished_games_seat_pages_only_read_until_an_undo_reopens_it(client: 
     # each player's own phone says who won, the winner's in their own words
     assert "<strong>Dee</strong> wins with 0 points." in page and "You win!" not in page
     assert "You win!" in phones[3].get(links[3]).get_data(as_text=True)
+    assert "Every deal of the game" in page and "Every deal so far" not in page
     refused = phones[0].post(links[0], data={"points": "20", "number": "2"})
     assert refused.status_code == 409
     client.post(f"/black-spy/{game}/undo", data={"number": "1"})
