@@ -515,11 +515,14 @@ def test_while_deals_wait_on_the_phone_the_standings_show_provisional_totals(bro
     # the recorded totals stay as they are; beside each, the total with the waiting deal, said as such
     ana = page.locator("#standings li[data-seat='0']")
     expect(ana.locator(".total")).to_have_text("20")
-    expect(ana.locator(".provisional")).to_have_text("30 with the deals waiting ·")
+    expect(ana.locator(".provisional")).to_have_text("30 with the deals waiting")
+    # what is left to the end value, counted from the recorded total, would mislead beside it
+    expect(ana.locator(".to-go")).to_be_hidden()
     expect(page.locator("#standings li[data-seat='1'] .provisional")).to_contain_text("45 with the deals waiting")
     context.set_offline(False)
     expect(status(page)).to_contain_text("1 deal saved on this phone is now recorded.")
     expect(page.locator("#standings .provisional")).to_have_count(0)
     expect(ana.locator(".total")).to_have_text("30")
+    expect(ana.locator(".to-go")).to_have_text("120 to go")
     assert len(exported(game)["deals"]) == 2
     context.close()

@@ -284,6 +284,8 @@
   // others); by cards the points shown are the shoot's already
   function provisional(game, form, waiting, said, {element, fill, formatted}) {
     game.querySelectorAll("#standings .provisional").forEach((part) => part.remove());
+    // what is left to the end value counts from the recorded total: beside a provisional one it would mislead
+    game.querySelectorAll("#standings .to-go").forEach((part) => { part.hidden = false; });
     if (!waiting.length || !said.provisional) return;
     const total = JSON.parse(form.dataset.checks).deal_total;
     const added = [];
@@ -297,7 +299,9 @@
     });
     game.querySelectorAll("#standings li[data-seat]").forEach((row) => {
       const sum = Number(row.dataset.total) + (added[Number(row.dataset.seat)] || 0);
-      row.querySelector(".to-end").prepend(element("span", "provisional", fill(said.provisional, {total: formatted(sum)}) + " · "));
+      row.querySelector(".to-end").prepend(element("span", "provisional", fill(said.provisional, {total: formatted(sum)})));
+      const left = row.querySelector(".to-go");
+      if (left) left.hidden = true;
     });
   }
 
