@@ -55,3 +55,22 @@ def test_a_blank_seat_between_two_names_is_no_player_so_the_places_stay_a_two_pl
     expect(phone.locator("select[name=spy-slot-0] option:not([disabled])")).to_have_count(8)
     phone.locator("#spy-player-1").fill("Ben")
     expect(phone.locator("select[name=spy-slot-0] option:not([disabled])")).to_have_count(7)
+
+
+def test_two_players_named_in_the_first_and_third_rows_play_green_and_red_and_a_third_gets_its_colour_back(
+    phone: Page, server: Server
+) -> None:
+    phone.goto(f"{server.url}/new?game=spy")
+    colour = phone.locator("#spy-colour-2")
+    expect(colour).to_have_value("blue")
+    phone.locator("#spy-player-0").fill("Ana")
+    phone.locator("#spy-player-2").fill("Cy")
+    # a table of two plays the green and red sets: the third row's blue would be refused
+    expect(colour).to_have_value("red")
+    phone.locator("#spy-player-1").fill("Ben")
+    expect(colour).to_have_value("blue")
+    phone.locator("#spy-player-1").fill("")
+    expect(colour).to_have_value("red")
+    phone.get_by_role("button", name="Start the game").click()
+    phone.wait_for_url("**/spy/*")
+    expect(phone.locator("main")).to_contain_text("Cy")

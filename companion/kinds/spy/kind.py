@@ -40,6 +40,8 @@ class Spy(GameKind):
                 for players in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)
             },
             SPY_EXPOSED_MOVES=rules.EXPOSED_MOVES,
+            # the colours a table of two plays, in the order the new-game form offers them
+            SPY_TWO_COLOURS=[colour.value for colour in rules.allowed_colours(rules.MIN_PLAYERS)],
             rematch_first_player=rules.rematch_first_player,
             # drawn by spy/_turns.html, once per version of a game (companion/web/parts.py)
             turn_log=pages.turn_log,

@@ -1,6 +1,7 @@
 // The new Spy game's mirror helper (spy/_new.html): each Spy named as its player is typed, a
 // row for each player named (the first two always), the places a Spy may stand as many as
-// that table's bases have, and "Track the Spies" ticked once a Spy is placed or turned.
+// that table's bases have, a table of two in the green and red sets, and "Track the Spies"
+// ticked once a Spy is placed or turned.
 (function () {
   "use strict";
 
@@ -23,6 +24,33 @@
     });
   }
 
+  // a table of two plays the green and red sets: a named player's colour that is neither (the
+  // third row's default, when a seat between two names stays blank) becomes the one of the two
+  // the other player has not, and is given back when the table grows to three
+  function fitColours() {
+    const helper = form();
+    if (!helper || !helper.dataset.twoColours) return;
+    const pair = JSON.parse(helper.dataset.twoColours);
+    const scope = helper.closest("form") || document;
+    const selects = [...scope.querySelectorAll("input[name^=spy-player-]")]
+      .filter((box) => box.value.trim())
+      .map((box) => scope.querySelector(`select[name="spy-colour-${box.name.split("-").pop()}"]`))
+      .filter(Boolean);
+    if (selects.length !== 2) {
+      scope.querySelectorAll("select[data-fitted]").forEach((select) => {
+        select.value = select.dataset.fitted;
+        delete select.dataset.fitted;
+      });
+      return;
+    }
+    selects.forEach((select, index) => {
+      if (pair.includes(select.value)) return;
+      const free = pair.find((colour) => colour !== selects[1 - index].value);
+      select.dataset.fitted = select.value;
+      select.value = free;
+    });
+  }
+
   document.addEventListener("input", (event) => {
     const match = event.target.name && /^spy-player-(\d+)$/.exec(event.target.name);
     if (!match) return;
@@ -32,10 +60,13 @@
     const row = document.querySelector(`.spy-start[data-row="${match[1]}"]`);
     if (row && Number(match[1]) >= 2) row.hidden = !name;
     fitPlaces();
+    fitColours();
   });
 
   // a Spy placed or turned is a Spy to track: the places are not left unused for want of a tick
   document.addEventListener("change", (event) => {
+    // a colour picked by hand is the table's own, and stays
+    if (event.target.name && /^spy-colour-\d+$/.test(event.target.name)) delete event.target.dataset.fitted;
     if (!event.target.name || !/^spy-(slot|facing)-\d+$/.test(event.target.name)) return;
     const track = event.target.form && event.target.form.elements.track;
     if (track) track.checked = true;
