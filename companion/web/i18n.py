@@ -17,7 +17,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal as babel_format_decimal
 from babel.support import NullTranslations
 from flask import Blueprint, Flask, current_app, flash, g, has_app_context, redirect, request
-from flask_babel import Babel, format_datetime, get_locale, get_translations, gettext
+from flask_babel import Babel, format_date, format_time, get_locale, get_translations, gettext
 from werkzeug.wrappers import Response
 
 from ..rules import Either, Message
@@ -120,9 +120,13 @@ def _said_param(value: Any) -> Any:
     return value
 
 
-def when(moment: datetime | None, style: str = "short") -> str:
-    """A date and time as the reader's language writes them."""
-    return "" if moment is None else format_datetime(moment, style)
+def when(moment: datetime | None) -> str:
+    """A date and time as the reader's language writes them, the month by its name: a table
+    of readers used to day/month and month/day reads "Dec 4, 2026" alike (never "12/4/26")."""
+    if moment is None:
+        return ""
+    glue = str(get_locale().datetime_formats["medium"])  # "{1}, {0}": the date, then the time
+    return glue.replace("{1}", format_date(moment, "medium")).replace("{0}", format_time(moment, "short"))
 
 
 def number(value: int | float) -> str:
