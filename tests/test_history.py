@@ -927,6 +927,8 @@ def test_the_whole_csv_holds_every_black_spy_deal_and_nothing_of_a_spy_game_with
     post_points(client, second, [30, 20, 10, 10, 10])
     post_points(client, second, [0, 80, 0, 0, 0])
     start_spy(client, players=TWO_SPIES)
+    # the home page offers it as every game's entries, whatever the kind
+    assert '<a class="button" href="/export.csv" download>All games, entry by entry (CSV)</a>' in get_html(client, "/")
     rows = read_csv(client, "/export.csv")
     # 3 players x 1 deal + 5 players x 2 deals = 13 rows
     assert len(rows) == 13
