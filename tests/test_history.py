@@ -32,7 +32,7 @@ from companion.store.games import Game, Seat
 from companion.store.players import Player
 from companion.store.statistics import Period
 from companion.web.sharing import qr_svg_file
-from tests.helpers import TWO_SPIES, fill_rule, post_points, snapshot, start_game, start_spy, text
+from tests.helpers import TWO_SPIES, fill_rule, post_points, snapshot, start_game, start_pad, start_spy, text
 
 # --- helpers ----------------------------------------------------------------------------
 
@@ -272,8 +272,8 @@ def test_a_refused_rename_opens_it_again_with_the_name_typed_and_why(client: Fla
     assert '<details class="rename-player" open>' in page
     assert re.search(r'<input id="name" name="name" type="text"[^>]*value="ben" aria-invalid="true"', page)
     assert "There is already a player called Ben." in htmllib.unescape(page)
-    # the player's figures are still there
-    assert "Games played" in page
+    # the player's figures are still there (none yet: the game is not over)
+    assert "No finished game yet." in page
 
 
 def test_a_rename_leads_back_to_the_players_own_page(client: FlaskClient, app: Flask) -> None:
@@ -1076,7 +1076,7 @@ def test_followers_of_a_finished_game_are_shown_the_way_to_its_rematch(client: F
 
 
 def test_the_players_page_counts_finished_score_pads_once_any_is_played(client: FlaskClient, app: Flask) -> None:
-    from tests.helpers import post_round, start_pad
+    from tests.helpers import post_round
 
     start_game(client, names=("Ana", "Ben", "Cy"))
     game_id = start_pad(client, players=("Ana", "Ben", "Jo"))
@@ -1093,3 +1093,14 @@ def test_the_players_page_counts_finished_score_pads_once_any_is_played(client: 
     shown = {row[0]: row[-2:] for row in standings_shown(players)}
     # the highest total wins a pad by default: Jo, who plays no Black Spy, is listed with it
     assert shown == {"Ana": ("1", "0"), "Ben": ("1", "0"), "Cy": ("0", "0"), "Jo": ("1", "1")}
+
+
+def test_a_players_page_shows_the_kinds_they_finished_a_game_of_and_no_empty_others(client: FlaskClient, app: Flask) -> None:
+    pad = start_pad(client, "Golf", ("Vic", "Wes", "Xia"))
+    client.post(f"/scorepad/{pad}/end", data={})
+    page = get_html(client, f"/players/{player_id(app, 'Vic')}")
+    assert 'id="scorepad-stats"' in page
+    # no Black Spy nor Spy game: no block of zeros for them
+    assert 'id="black-spy-stats"' not in page and 'id="spy-stats"' not in page
+    # a period with none of the player's games: said once
+    assert "No finished game yet." in get_html(client, f"/players/{player_id(app, 'Vic')}?from=2001-01-01&to=2001-12-31")

@@ -96,8 +96,9 @@ def _player_page(person: Player, errors: dict[str, str] | None = None, typed: st
     html = render_template(
         "history/player.html",
         player=person,
-        # every kind's figures of this player, each shown by its own <folder>/_player_stats.html
-        kinds=[(kind, kind.player_stats(person.id, period)) for kind in registry.every()],
+        # every kind's figures of this player, each shown by its own <folder>/_player_stats.html;
+        # a kind the player has no finished game of in the period is left out
+        kinds=[(kind, figures) for kind in registry.every() if (figures := kind.player_stats(person.id, period)) is not None],
         period=period,
         errors=errors,
         typed=person.name if typed is None else typed,

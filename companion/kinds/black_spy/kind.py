@@ -96,5 +96,6 @@ class BlackSpy(GameKind):
     def player_columns(self) -> list[Column]:
         return stats.player_columns()
 
-    def player_stats(self, player_id: int, period: Period) -> stats.PlayerStats:
-        return stats.player_stats(player_id, period)
+    def player_stats(self, player_id: int, period: Period) -> stats.PlayerStats | None:
+        figures = stats.player_stats(player_id, period)
+        return figures if figures.games else None

@@ -87,5 +87,5 @@ class Scorepad(GameKind):
     def player_columns(self) -> list[Column]:
         return stats.player_columns()
 
-    def player_stats(self, player_id: int, period: Period) -> list[tuple[str, int, int]]:
-        return stats.player_stats(player_id, period)
+    def player_stats(self, player_id: int, period: Period) -> list[tuple[str, int, int]] | None:
+        return stats.player_stats(player_id, period) or None
