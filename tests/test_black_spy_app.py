@@ -832,3 +832,13 @@ def test_an_edit_refused_because_another_phone_was_first_is_styled_as_a_refusal(
     refused = client.post(f"/black-spy/{game_id}/deals/1/edit", data={**edit, "version": "1"})
     assert refused.status_code == 409
     assert '<div class="messages refused" role="alert"><p>Another phone changed this game' in refused.get_data(as_text=True)
+
+
+def test_a_table_all_level_has_no_leader_marked_and_the_first_one_ahead_is(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [15, 15, 15, 15])
+    level = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    assert 'class="badge"' not in level and 'class="leader"' not in level
+    post_points(client, game_id, [20, 15, 25, 0])
+    ahead = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    assert re.search(r'<li class="leader" data-seat="3"', ahead) and ahead.count('class="badge"') == 1
