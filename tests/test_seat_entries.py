@@ -419,3 +419,12 @@ def test_the_table_display_shows_the_standings_and_who_has_sent_without_a_contro
     assert 'Deal 2: <span class="who">Ben</span> deals' in page
     assert "1 of 4 in for deal 2" in page
     assert "<form" not in page.split('id="live"', 1)[1].split("</main>", 1)[0]
+
+
+def test_a_server_no_other_phone_can_reach_offers_no_code_and_does_not_ask_for_one(client: FlaskClient, app: Flask) -> None:
+    # `companion serve --host 127.0.0.1`, opened on this device: no phone at the table reaches it
+    app.config["LISTENS_ON"] = "127.0.0.1"
+    game = start_game(client, NAMES)
+    page = client.get(f"/black-spy/{game}/phones").get_data(as_text=True)
+    assert "<svg" not in page and "scans their own code" not in page
+    assert "Each player opens their own link and enters their own points on their own phone." in page
