@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -620,13 +621,19 @@ def deal_one_sent_late(client: FlaskClient, game_id: str, points: list[int]) -> 
     return late.get_data(as_text=True)
 
 
-def test_the_same_deal_sent_from_a_second_phone_is_refused_as_counted_once_and_not_kept_for_the_next(
-    client: FlaskClient, app: Flask
-) -> None:
+def beaten_to_deal_one(client: FlaskClient, app: Flask, points: list[int]) -> tuple[str, Any, str]:
+    """Deal 1 (20, 15, 25, 0) recorded, then ``points`` sent late for it: the game, the
+    database as the late phone found it, and the refusal's page."""
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0], number="1")
     before = snapshot(app)
-    html = deal_one_sent_late(client, game_id, [20, 15, 25, 0])
+    return game_id, before, deal_one_sent_late(client, game_id, points)
+
+
+def test_the_same_deal_sent_from_a_second_phone_is_refused_as_counted_once_and_not_kept_for_the_next(
+    client: FlaskClient, app: Flask
+) -> None:
+    _, before, html = beaten_to_deal_one(client, app, [20, 15, 25, 0])
     assert "Deal 1 was just recorded from another phone with the same points as yours: it counts once." in html
     # nothing kept under "Record deal 2", where one more tap would count the deal twice
     assert "record them as deal 2" not in html
@@ -638,10 +645,7 @@ def test_the_same_deal_sent_from_a_second_phone_is_refused_as_counted_once_and_n
 def test_numbers_beaten_by_another_phones_deal_stay_on_screen_to_record_as_the_next_deal_or_discard(
     client: FlaskClient, app: Flask
 ) -> None:
-    game_id = start_game(client)
-    post_points(client, game_id, [20, 15, 25, 0], number="1")
-    before = snapshot(app)
-    html = deal_one_sent_late(client, game_id, [10, 11, 12, 27])
+    game_id, before, html = beaten_to_deal_one(client, app, [10, 11, 12, 27])
     assert "Deal 1 was just recorded from another phone, so yours was not." in html
     assert "record them as deal 2 if they are a new deal, or discard them" in html
     for seat, points in enumerate((10, 11, 12, 27)):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.browser.browsing import Server, enter_points, new_game, phone_context, under_the_worker
 from tests.browser.test_spy_on_a_phone import BEN, answer, new_spy_game, tap
@@ -92,9 +92,11 @@ def test_three_deals_recorded_offline_with_a_reload_between_are_stored_once_each
     context.close()
 
 
-def test_a_deal_another_phone_recorded_with_the_same_points_is_refused_with_no_second_recording_offered(
-    browser: Browser, server: Server
-) -> None:
+def beaten_while_offline(
+    browser: Browser, server: Server, theirs: dict[str, int | str]
+) -> tuple[BrowserContext, Page, BrowserContext, str]:
+    """A phone records deal 1 (``DEALS[0]``) offline while a second phone records ``theirs``
+    as deal 1; then the first is back online. Its context and page, the second's context, the game."""
     context = phone_context(browser)
     page = context.new_page()
     game = new_game(page, server.url)
@@ -104,9 +106,16 @@ def test_a_deal_another_phone_recorded_with_the_same_points_is_refused_with_no_s
     context.set_offline(True)
     record(page, 1, DEALS[0])
     expect(status(page)).to_contain_text("Deal 1 is saved on this phone")
-    record(second, 1, DEALS[0])
+    record(second, 1, theirs)
     expect(second.locator(".messages")).to_contain_text("Deal 1 recorded.")
     context.set_offline(False)
+    return context, page, other, game
+
+
+def test_a_deal_another_phone_recorded_with_the_same_points_is_refused_with_no_second_recording_offered(
+    browser: Browser, server: Server
+) -> None:
+    context, page, other, game = beaten_while_offline(browser, server, DEALS[0])
     refused = page.locator(".offline-refused")
     expect(refused).to_contain_text(
         "Deal 1, saved on this phone, was not recorded: Deal 1 was just recorded from another phone with the same points "
@@ -127,18 +136,7 @@ def test_a_deal_another_phone_recorded_with_the_same_points_is_refused_with_no_s
 def test_a_deal_another_phone_recorded_meanwhile_is_shown_refused_with_the_reason_and_its_numbers(
     browser: Browser, server: Server
 ) -> None:
-    context = phone_context(browser)
-    page = context.new_page()
-    game = new_game(page, server.url)
-    other = phone_context(browser)
-    second = other.new_page()
-    second.goto(game)
-    context.set_offline(True)
-    record(page, 1, DEALS[0])
-    expect(status(page)).to_contain_text("Deal 1 is saved on this phone")
-    record(second, 1, DEALS[1])
-    expect(second.locator(".messages")).to_contain_text("Deal 1 recorded.")
-    context.set_offline(False)
+    context, page, other, game = beaten_while_offline(browser, server, DEALS[1])
     refused = page.locator(".offline-refused")
     expect(refused).to_contain_text(
         "Deal 1, saved on this phone, was not recorded: Deal 1 was just recorded from another phone, so yours was not."

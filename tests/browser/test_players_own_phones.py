@@ -8,7 +8,7 @@ import json
 import re
 import urllib.request
 
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.browser.browsing import Server, new_game, phone_context
 from tests.servers import Phone
@@ -123,12 +123,18 @@ def send_from_a_phone(server: Server, link: str, points: int) -> None:
     assert status == 303
 
 
-def test_the_scorers_page_follows_the_shares_and_moves_on_when_the_deal_records_itself(browser: Browser, server: Server) -> None:
+def scorer_with_seat_links(browser: Browser, server: Server) -> tuple[BrowserContext, Page, str, list[str]]:
+    """The scorer's phone on a new game whose seat links are out: its context, page, the game, the links."""
     context = phone_context(browser)
     scorer = context.new_page()
     game = new_game(scorer, server.url, NAMES)
     links = seat_links(scorer)
     scorer.goto(game)
+    return context, scorer, game, links
+
+
+def test_the_scorers_page_follows_the_shares_and_moves_on_when_the_deal_records_itself(browser: Browser, server: Server) -> None:
+    context, scorer, game, links = scorer_with_seat_links(browser, server)
     for seat, points in enumerate((20, 15, 25)):
         send_from_a_phone(server, links[seat], points)
     # the scorer's page, untouched, shows who has sent theirs, then the next deal by itself
@@ -167,11 +173,7 @@ def test_the_scorers_page_follows_the_shares_and_moves_on_when_the_deal_records_
 
 
 def test_a_share_sent_from_a_players_phone_is_no_change_to_the_scorers_page(browser: Browser, server: Server) -> None:
-    context = phone_context(browser)
-    scorer = context.new_page()
-    game = new_game(scorer, server.url, NAMES)
-    links = seat_links(scorer)
-    scorer.goto(game)
+    context, scorer, game, links = scorer_with_seat_links(browser, server)
     scorer.get_by_role("textbox", name="Ana", exact=True).fill("20")
     send_from_a_phone(server, links[1], 15)
     expect(scorer.locator(".shares")).to_contain_text("Ben 15", timeout=10_000)
