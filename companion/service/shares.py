@@ -59,7 +59,8 @@ def enter(
 ) -> Entered:
     """Store ``seat``'s ``share`` of the deal numbered ``number`` (as the seat's page showed
     it). ``share`` is the share, or what reads it from the form (called once the deal is known
-    to be the next: a share sent late is told so before anything about its numbers); ``combine`` makes the game's input of every seat's share, or raises the rules'
+    to be the next: a share sent late is told so before anything about its numbers).
+    ``combine`` makes the game's input of every seat's share, or raises the rules'
     ``RulesError`` (recount) or ``Unanswered``."""
     submission = (submission or "")[:64] or None
     for _attempt in range(ATTEMPTS):

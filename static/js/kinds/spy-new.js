@@ -6,6 +6,8 @@
   "use strict";
 
   const form = () => document.querySelector("[data-spy-slots]");
+  // the name boxes with a name in them: the table's players, as the server seats them
+  const namedBoxes = (scope) => [...scope.querySelectorAll("input[name^=spy-player-]")].filter((box) => box.value.trim());
 
   // the places offered are the base's: a base of 7 (three or four players) has no "after card 7"
   function fitPlaces() {
@@ -15,7 +17,7 @@
     // between two names is no player); fewer than the least is a table of the least
     const table = JSON.parse(helper.dataset.spySlots);
     const scope = helper.closest("form") || document;
-    const named = [...scope.querySelectorAll("input[name^=spy-player-]")].filter((box) => box.value.trim()).length;
+    const named = namedBoxes(scope).length;
     const slots = table[String(Math.max(named, Math.min(...Object.keys(table).map(Number))))];
     if (!slots) return;
     helper.querySelectorAll("select[name^=spy-slot-]").forEach((select) => {
@@ -32,8 +34,7 @@
     if (!helper || !helper.dataset.twoColours) return;
     const pair = JSON.parse(helper.dataset.twoColours);
     const scope = helper.closest("form") || document;
-    const selects = [...scope.querySelectorAll("input[name^=spy-player-]")]
-      .filter((box) => box.value.trim())
+    const selects = namedBoxes(scope)
       .map((box) => scope.querySelector(`select[name="spy-colour-${box.name.split("-").pop()}"]`))
       .filter(Boolean);
     if (selects.length !== 2) {
