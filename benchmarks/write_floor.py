@@ -48,6 +48,9 @@ def floor_server(folder: Path, port: int) -> subprocess.Popen:
         "FLOOR_DATABASE_URL": f"sqlite:///{folder / 'floor.sqlite3'}",
         "FLOOR_STATIC": str(static),
     }
+    # its table made and WAL set once, here, as `companion serve` migrates before its workers
+    # start: two workers making them at the same moment could collide, and one would exit
+    subprocess.run([sys.executable, "-c", "import floor_app"], cwd=HERE, env=env, check=True)  # its import builds the app
     workers = str(os.cpu_count() or 1)
     command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--workers", workers, "--blocking-threads", "2", "--log-level", "warning", "--no-access-log"]
