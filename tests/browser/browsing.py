@@ -58,9 +58,15 @@ def settled(page: Page) -> None:
     """Wait until htmx has finished its swap and settle, and the page's own handlers have run.
 
     What a swap shows is visible before its settle ends, and the settle's handlers (focus,
-    scroll) may still move things: a test that acts in between races them.
+    scroll) may still move things: a test that acts in between races them. What an answer
+    brought to draw after the rest is shown (Black Spy's chart) is drawn too.
     """
-    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')", polling=50)
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        # and what an answer brought to draw once the rest was shown (Black Spy's chart)
+        " && [...document.querySelectorAll('template[data-draws]')].every((drawing) => !drawing.content.childNodes.length)",
+        polling=50,
+    )
 
 
 def under_the_worker(page: Page) -> None:
