@@ -50,6 +50,8 @@ def clear(game: Game) -> None:
     # way of entering deals) is then written with its deal, in one update of the game's row,
     # so the game's version moves by one and a page that showed the version before is
     # answered with the new deal's row alone
+    if not any(seat.link for seat in game.seats):
+        return  # a share is sent through its seat's link (links are renewed, never taken back): none out, none to forget
     with db.session.no_autoflush:
         db.session.execute(delete(SeatShare).where(SeatShare.game_id == game.id))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -90,7 +91,8 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     players = range(state.setup.size)
     totals = [[0] * state.setup.size] + [list(deal.totals) for deal in state.deals]
     heights = [side_by_side([top + (height - top - bottom) * (highest - t) / span_y for t in row]) for row in totals]
-    lines = [[(x(number), heights[number][seat]) for number in range(deals + 1)] for seat in players]
+    xs = [x(number) for number in range(deals + 1)]
+    lines = [[(xs[number], row[seat]) for number, row in enumerate(heights)] for seat in players]
     marks = player_marks(state.setup.players)
     # the marks of lines that end close together are written a line of text apart
     mark_ys = side_by_side([lines[seat][-1][1] - 5 for seat in players], spacing=MARK_SPACING)
@@ -172,9 +174,14 @@ def _crosses(box: tuple[float, float, float, float], line: Sequence[tuple[float,
     """Whether a line, its width included, runs through the box."""
     margin = LINE_SPACING / 2
     left, top, right, bottom = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
-    for (x1, y1), (x2, y2) in pairwise(line):
+    # a line runs left to right: only the segments from the one that reaches the box's
+    # columns on are looked at (a label sits at an edge, and a long game has many segments)
+    first = max(bisect_left(line, left, key=lambda point: point[0]) - 1, 0)
+    for (x1, y1), (x2, y2) in pairwise(line[first:]):
+        if x1 > right:
+            break
         # the part of the segment inside the box's columns, then whether it reaches its rows
-        if x2 < left or x1 > right:
+        if x2 < left:
             continue
         if x2 == x1:
             at = [y1, y2]

@@ -3,7 +3,7 @@ deal's scores kept from the replay for statistics in SQL. Everything else is der
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
@@ -145,27 +145,31 @@ class BlackSpyGame(Game):
         )
 
     def keep_more(self, state: bs.GameState) -> None:
-        self._keep_scores(score_rows(state))
+        """Bring the kept per-deal scores to the replay's, writing only what changed.
 
-    def _keep_scores(self, rows: Sequence[dict[str, Any]]) -> None:
-        """Bring the kept per-deal scores to ``rows``, writing only what changed.
-
-        A new deal adds its seats' rows and leaves the others be; rewriting them all made
-        every deal of a long game cost a delete and an insert per deal and seat. A game
-        already stored reads its kept scores as plain rows and writes the difference in
-        statements: a Python object per deal and seat (300 in a 50-deal game of six) was
-        a quarter of a deal's POST (benchmarks/profile_page.py deal-post).
+        A new deal adds its seats' rows and leaves the others be: a deal added after the
+        last changes no deal before it (the rules replay in order), so its rows are all
+        there is to write, made and written without reading or making the kept ones (a
+        row per deal and seat of the game made for each deal was a cost growing with the
+        game, and rewriting them all a delete and an insert per deal and seat).
         """
         session = inspect(self).session
         if session is None or self in session.new or "scores" in self.__dict__:
-            self._keep_loaded_scores(rows)
+            self._keep_loaded_scores(score_rows(state))
             return
         appended = self._appended_deals()
         if appended:
-            # a deal added after the last changes no deal before it (the rules replay in
-            # order): its rows are all there is to write, and the kept ones need no reading
-            session.execute(insert(DealScore), [{"game_id": self.id, **row} for row in rows if row["number"] in appended])
+            session.execute(insert(DealScore), [{"game_id": self.id, **row} for row in score_rows(state, appended)])
             return
+        self._keep_stored_scores(score_rows(state))
+
+    def _keep_stored_scores(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Any other change of a game already stored (an edit, an undo): its kept scores
+        read as plain rows and the difference written in statements. A Python object per
+        deal and seat (300 in a 50-deal game of six) was a quarter of a deal's POST
+        (benchmarks/profile_page.py deal-post)."""
+        session = inspect(self).session
+        assert session is not None
         kept = {
             (number, seat): (score_id, (raw, score, shot))
             for score_id, number, seat, raw, score, shot in session.execute(
@@ -204,7 +208,7 @@ class BlackSpyGame(Game):
         return added if min(added) > last else set()
 
     def _keep_loaded_scores(self, rows: Sequence[dict[str, Any]]) -> None:
-        """As _keep_scores, through the collection: a new game's, or one already loaded."""
+        """As keep_more, through the collection: a new game's, or one already loaded."""
         kept = {(score.number, score.seat): score for score in self.scores}
         for row in rows:
             score = kept.pop((row["number"], row["seat"]), None)
@@ -250,11 +254,13 @@ class HouseRules:
     first_lead: str | None = None
 
 
-def score_rows(state: bs.GameState) -> list[dict[str, Any]]:
-    """Each deal's result for each seat, as deal_scores keeps them (without their game)."""
+def score_rows(state: bs.GameState, numbers: Collection[int] | None = None) -> list[dict[str, Any]]:
+    """Each deal's result for each seat, as deal_scores keeps them (without their game):
+    of every deal, or of the deals ``numbers`` only."""
+    deals = state.deals if numbers is None else [state.deals[number - 1] for number in sorted(numbers)]
     return [
         {"number": deal.number, "seat": seat, "raw": deal.raw[seat], "score": deal.scores[seat], "shot": deal.shooter == seat}
-        for deal in state.deals
+        for deal in deals
         for seat in range(state.setup.size)
     ]
 
