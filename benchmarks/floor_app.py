@@ -51,9 +51,12 @@ def create_app() -> Flask:
 
         @event.listens_for(db.engine, "connect")
         def _wal(connection, _record) -> None:
+            # WAL, and SQLite's own synchronous=FULL as companion/store/sqlite.py leaves it: a
+            # commit is on the disk when it returns, as a recorded deal must be (NORMAL, which
+            # this floor once used, skips that sync and made the floor ~0.4 ms lower than any
+            # write the companion may make)
             cursor = connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
 
         db.create_all()
