@@ -80,6 +80,40 @@ def test_a_black_spy_page_at_deal_41_is_no_bigger_than_at_deal_9(app: Flask, cli
     assert follows[1] - follows[0] <= 10, follows
 
 
+def shown_pad_version(client: FlaskClient, pad: str) -> str:
+    page = client.get(f"/scorepad/{pad}").get_data(as_text=True)
+    return re.search(r'name="version" value="(\d+)"', page).group(1)
+
+
+def test_a_new_round_from_a_current_pad_adds_its_row_and_drops_the_oldest_shown(client: FlaskClient) -> None:
+    pad = start_pad(client)
+    for _ in range(LATEST_ROWS):
+        post_round(client, pad, (1, 2, 3))
+    version = shown_pad_version(client, pad)
+    html = post_round(client, pad, (1, 2, 3), htmx=True, version=version).get_data(as_text=True)
+    # the new round's row on top of the table, the row past the latest ones gone, nothing else of it
+    assert re.search(r'<tbody hx-swap-oob="afterbegin:#round-rows">\s*<tr id="round-9">', html)
+    assert '<tr id="round-1" hx-swap-oob="delete">' in html
+    assert 'id="round-8"' not in html and '<section id="rounds"' not in html
+    assert re.search(r'<div id="earlier-rounds" hx-swap-oob="true">', html) and "All 9 rounds" in html
+    # a round is no edit nor undo: the changes shown stand
+    assert 'id="changes"' not in html
+    assert re.search(r'<section id="totals"[^>]* hx-swap-oob="true"', html) and "Record round 10" in html
+
+
+def test_a_new_round_from_a_pad_that_missed_an_undo_gets_every_row_again(client: FlaskClient) -> None:
+    pad = start_pad(client)
+    for _ in range(3):
+        post_round(client, pad, (1, 2, 3))
+    version = shown_pad_version(client, pad)
+    # another phone undoes round 3, and this one, which did not see it, records round 3 anew
+    assert client.post(f"/scorepad/{pad}/undo", data={"number": "3"}).status_code == 303
+    html = post_round(client, pad, (4, 5, 6), htmx=True, version=version).get_data(as_text=True)
+    assert "Round 3 recorded." in html
+    assert re.search(r'<section id="rounds"[^>]* hx-swap-oob="true"', html) and "afterbegin" not in html
+    assert row_numbers(html) == [3, 2, 1]
+
+
 def test_a_write_to_a_score_pad_answers_with_its_form_and_the_regions_it_changed(client: FlaskClient) -> None:
     pad = start_pad(client)
     html = post_round(client, pad, (1, 2, 3), htmx=True).get_data(as_text=True)

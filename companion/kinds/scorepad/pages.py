@@ -35,24 +35,31 @@ def form_context(
 
 
 def render_game(
-    game: ScorepadGame, state: sp.ScorepadState, message: str | None = None, status: int = 200, **form: Any
+    game: ScorepadGame,
+    state: sp.ScorepadState,
+    message: str | None = None,
+    status: int = 200,
+    added: bool = False,
+    **form: Any,
 ) -> Response:
     """The pad, or for htmx what a write changes: the next round's form (``#pad-now``) and
-    the pad's other regions out of band."""
+    the pad's other regions out of band. ``added``: the answer to a new round recorded from
+    a page that showed the pad just before it, which only has to add that round's row."""
     context = {
         "game": game,
         "pad": game.pad,
         "state": state,
         "messages": [*get_flashed_messages(), *([message] if message else [])],
+        "added": added and len(state.rounds) > 1,
         **form_context(**form),
     }
     return page_or_fragment("scorepad/game.html", "scorepad/_changed.html", status, **context)
 
 
-def after_write(game: ScorepadGame, message: str) -> Response:
+def after_write(game: ScorepadGame, message: str, added: bool = False) -> Response:
     """After a change: the fragment for htmx, a 303 to the pad otherwise."""
     if htmx:
-        return render_game(game, game.state(), message=message)
+        return render_game(game, game.state(), message=message, added=added)
     flash(say(message))
     return redirect(url_for("scorepad.show", game_id=game.id), code=303)
 

@@ -80,7 +80,10 @@ def record_round(game_id: str) -> Response:
         return pages.after_write(written.game, pages.ALREADY_RECORDED)
     if not written.done:
         return pages.changed_elsewhere(written.game, form)
-    return pages.after_write(written.game, pages.round_message(written.state))
+    # a page that showed the pad just before this round only adds its row; one that missed
+    # another phone's change meanwhile gets every row again
+    added = form.get("version") == str(written.game.version - 1)
+    return pages.after_write(written.game, pages.round_message(written.state), added=added)
 
 
 @bp.post("/scorepad/<game_id>/end")
