@@ -148,6 +148,18 @@ def test_a_new_deal_from_a_current_page_adds_its_row_and_drops_the_oldest_shown(
     # the chart, to be drawn once the rest is shown (static/js/app.js): with the new deal's point
     chart = re.search(r'<template id="chart-next" hx-swap-oob="true" data-draws="chart-drawing">(.*?)</template>', html, re.S)
     assert chart and "<polyline" in chart.group(1) and "Ana 180" in chart.group(1)
+    # the game's rules for the form's script stay where the page carries them once
+    assert 'data-rules-from="deal-rules"' in html and "data-checks" not in html and "offline-question" not in html
+
+
+def test_a_game_page_carries_its_deal_rules_once_outside_what_a_write_swaps(client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="1000")
+    post_points(client, game_id, [20, 15, 25, 0])
+    page = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    assert page.count('id="deal-rules"') == 1 and page.count("data-checks=") == 1
+    now = page[page.index('<div id="game-now"') : page.index('<div id="upcoming"')]
+    assert "deal-rules" not in now.replace('data-rules-from="deal-rules"', "")
+    assert '<template class="offline-question">' in page
 
 
 def test_a_deal_that_changes_how_the_table_enters_deals_still_adds_only_its_row(client: FlaskClient) -> None:

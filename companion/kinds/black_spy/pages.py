@@ -108,7 +108,8 @@ def render_game(
         # the deal a refused one repeats, for the phone's queue of deals kept while offline
         "repeats": repeats,
         "upcoming": bs.upcoming(state, UPCOMING_DEALS),
-        "checks": _said(deal_checks(state.setup.rules, state.setup.players)),
+        # for the page's deal rules (black_spy/_deal_rules.html), which no answer sends again
+        "checks": lambda: _said(deal_checks(state.setup.rules, state.setup.players)),
         **deal_form_context(
             state,
             mode,

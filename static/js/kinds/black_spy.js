@@ -46,10 +46,14 @@
     });
   }
 
+  // where a form's rules are: the game page's, carried once outside what a write swaps
+  // (black_spy/_deal_rules.html, named by the form's data-rules-from), or the form's own (the edit page)
+  const rulesOf = (form) => (form.dataset.rulesFrom && document.getElementById(form.dataset.rulesFrom)) || form;
+
   // each player's points as the cards are counted: the counts times the values the rules
   // gave the page; a high black nobody is marked for goes to the player who gets the rest
   function updateCardPoints(form) {
-    const values = JSON.parse(form.dataset.cardValues || "{}");
+    const values = JSON.parse(rulesOf(form).dataset.cardValues || "{}");
     if (!values.counts) return;
     const chosen = form.querySelector("input[name=rest]:checked");
     const rest = chosen && chosen.value !== "none" ? chosen.value : null;
@@ -195,7 +199,7 @@
   }
 
   function check(form, submitter, tools) {
-    const checks = JSON.parse(form.dataset.checks);
+    const checks = JSON.parse(rulesOf(form).dataset.checks);
     return form.dataset.mode === "cards" ? checkCards(form, checks, tools) : checkPoints(form, checks, submitter, tools);
   }
 
@@ -211,7 +215,7 @@
     // in the order the server's page lists them: by kind of card, its total before each player's
     const order = [];
     if (form.dataset.mode === "cards") {
-      const checks = JSON.parse(form.dataset.checks);
+      const checks = JSON.parse(rulesOf(form).dataset.checks);
       checks.counts.forEach(([key]) => { order.push(`${key}-total`, ...checks.players.map((name, seat) => `${key}-${seat}`)); });
     }
     const rank = (field) => (order.includes(field) ? order.indexOf(field) : order.length);
@@ -224,7 +228,7 @@
 
   // points that allow a shoot: the question the server's page asks, of these seats only
   function ask(form, seats) {
-    const question = form.querySelector("template.offline-question").content.firstElementChild.cloneNode(true);
+    const question = rulesOf(form).querySelector("template.offline-question").content.firstElementChild.cloneNode(true);
     question.querySelectorAll("[data-seat]").forEach((part) => { if (!seats.includes(Number(part.dataset.seat))) part.remove(); });
     form.querySelector(".points").after(question);
     form.querySelectorAll("button.big").forEach((button) => { button.hidden = true; });
@@ -233,7 +237,7 @@
 
   // each player's points, as typed or as the cards counted them
   function entered(form) {
-    const players = JSON.parse(form.dataset.checks).players;
+    const players = JSON.parse(rulesOf(form).dataset.checks).players;
     const values = players.map((name, seat) => (form.dataset.mode === "cards"
       ? form.querySelector(`output[data-points-for="${seat}"]`).textContent
       : form.elements[`points-${seat}`].value.trim()));
@@ -287,7 +291,7 @@
     // what is left to the end value counts from the recorded total: beside a provisional one it would mislead
     game.querySelectorAll("#standings .to-go").forEach((part) => { part.hidden = false; });
     if (!waiting.length || !said.provisional) return;
-    const total = JSON.parse(form.dataset.checks).deal_total;
+    const total = JSON.parse(rulesOf(form).dataset.checks).deal_total;
     const added = [];
     waiting.forEach((entry) => {
       const shooter = new URLSearchParams(entry.body || "").get("shoot");
