@@ -511,6 +511,21 @@
     });
   });
 
+  // a poll's answer the region already shows is not swapped in again. When the game has not
+  // changed the server says 304, and the browser hands htmx the copy it holds, which htmx
+  // swapped every few seconds: a follower scrolled down saw the page jump each time (the
+  // cards above, made anew, are guessed 400 px high until seen again: content-visibility),
+  // and the phone did the whole swap for nothing. The answer's ETag tells it (freshness.py)
+  const shownTags = new Map();  // a polling region's id: the ETag of the answer it shows
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const {xhr, elt, target, shouldSwap} = event.detail;
+    if (!shouldSwap || !xhr || elt !== target || !target.id || !target.matches("[hx-trigger^='every']")) return;
+    const tag = xhr.getResponseHeader("ETag");
+    if (!tag) return;
+    if (shownTags.get(target.id) === tag) event.detail.shouldSwap = false;
+    else shownTags.set(target.id, tag);
+  });
+
   // a list the player opened (Spy's turns so far) stays open when a write brings it anew
   document.addEventListener("htmx:oobBeforeSwap", (event) => {
     const {target, fragment} = event.detail;
