@@ -40,6 +40,7 @@ def render_game(
     message: str | None = None,
     status: int = 200,
     added: bool = False,
+    undo_here: bool = False,
     **form: Any,
 ) -> Response:
     """The pad, or for htmx what a write changes: the next round's form (``#pad-now``) and
@@ -51,15 +52,17 @@ def render_game(
         "state": state,
         "messages": [*get_flashed_messages(), *([message] if message else [])],
         "added": added and len(state.rounds) > 1,
+        # the news of a round just recorded carries its undo, under the scorer's thumb
+        "undo_here": undo_here and bool(state.rounds) and not state.ended,
         **form_context(**form),
     }
     return page_or_fragment("scorepad/game.html", "scorepad/_changed.html", status, **context)
 
 
-def after_write(game: ScorepadGame, message: str, added: bool = False) -> Response:
+def after_write(game: ScorepadGame, message: str, added: bool = False, undo_here: bool = False) -> Response:
     """After a change: the fragment for htmx, a 303 to the pad otherwise."""
     if htmx:
-        return render_game(game, game.state(), message=message, added=added)
+        return render_game(game, game.state(), message=message, added=added, undo_here=undo_here)
     flash(say(message))
     return redirect(url_for("scorepad.show", game_id=game.id), code=303)
 
