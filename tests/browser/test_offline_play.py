@@ -501,6 +501,29 @@ def test_on_a_safari_that_cannot_tell_the_button_a_shoot_answered_offline_keeps_
     context.close()
 
 
+def test_deals_waiting_that_end_the_game_say_so_before_another_is_played(browser: Browser, server: Server) -> None:
+    context = phone_context(browser)
+    page = context.new_page()
+    new_game(page, server.url, end_value="50")
+    record(page, 1, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    expect(page.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    context.set_offline(True)
+    ends = page.locator(".next-deal .ends")
+    record(page, 2, {"Ana": 0, "Ben": 15, "Cy": 20, "Dee": 25})
+    expect(status(page)).to_contain_text("1 deal is waiting to be sent.")
+    # Cy's 45 with it is short of 50: nothing said yet
+    expect(ends).to_have_count(0)
+    record(page, 3, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    expect(ends).to_have_text(
+        "With the deals waiting, a total reaches 50: the game is over once they are sent, and a deal recorded after them will not count."
+    )
+    context.set_offline(False)
+    expect(status(page)).to_contain_text("2 deals saved on this phone are now recorded.")
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    expect(ends).to_have_count(0)
+    context.close()
+
+
 def test_while_deals_wait_on_the_phone_the_standings_show_provisional_totals(browser: Browser, server: Server) -> None:
     context = phone_context(browser)
     page = context.new_page()

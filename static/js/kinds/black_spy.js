@@ -287,7 +287,7 @@
   // a deal scores its raw points, or a shoot's (0 for the shooter, the deal total for the
   // others); by cards the points shown are the shoot's already
   function provisional(game, form, waiting, said, {element, fill, formatted}) {
-    game.querySelectorAll("#standings .provisional").forEach((part) => part.remove());
+    game.querySelectorAll("#standings .provisional, .provisional.ends").forEach((part) => part.remove());
     // what is left to the end value counts from the recorded total: beside a provisional one it would mislead
     game.querySelectorAll("#standings .to-go").forEach((part) => { part.hidden = false; });
     if (!waiting.length || !said.provisional) return;
@@ -301,12 +301,19 @@
         added[seat] = (added[seat] || 0) + score;
       });
     });
-    game.querySelectorAll("#standings li[data-seat]").forEach((row) => {
+    const standings = game.querySelector("#standings");
+    const end = Number(standings.dataset.end);
+    let reached = false;
+    standings.querySelectorAll("li[data-seat]").forEach((row) => {
       const sum = Number(row.dataset.total) + (added[Number(row.dataset.seat)] || 0);
+      reached = reached || (end > 0 && sum >= end);
       row.querySelector(".to-end").prepend(element("span", "provisional", fill(said.provisional, {total: formatted(sum)})));
       const left = row.querySelector(".to-go");
       if (left) left.hidden = true;
     });
+    // the deals waiting end the game (the rules end it once a total reaches the end value):
+    // said above the next deal's form, before the table plays a deal that will not count
+    if (reached && said.ends) form.before(element("p", "hint provisional ends", fill(said.ends, {end: formatted(end)})));
   }
 
   function clearForm(form, dealer) {
