@@ -130,3 +130,21 @@ def test_the_end_value_label_clears_every_line(client: FlaskClient, case: str) -
     assert box[0] >= 0 and box[2] <= width and box[1] >= 0 and box[3] <= height, box
     for seat, line in lines_of(chart).items():
         assert not crosses(box, line), (seat, box)
+
+
+def test_each_players_mark_is_written_clear_of_the_others_and_of_every_line(client: FlaskClient) -> None:
+    # two close pairs at the end (Bob 110 and Dan 105, Cat 75 and Ann 70): spread, each pair
+    # reached the other, and "C" was written under "D"
+    deals = [[20, 15, -5, 30], [10, 25, 20, 5], [-10, 30, 15, 25], [35, 5, 10, 10], [0, 20, 20, 20], [15, 15, 15, 15]]
+    chart = chart_of(client, play(client, ("Ann", "Bob", "Cat", "Dan"), deals, end_value="400"))
+    marks = [
+        (float(x), float(y), mark)
+        for x, y, mark in re.findall(
+            r'<text class="end-mark seat-\d" x="([^"]*)" y="([^"]*)" text-anchor="start">(\w+)</text>', chart
+        )
+    ]
+    assert sorted(mark for _, _, mark in marks) == ["A", "B", "C", "D"]
+    heights = sorted(y for _, y, _ in marks)
+    assert all(b - a >= LABEL_SIZE for a, b in pairwise(heights)), heights
+    # beside the lines' ends, where no line runs
+    assert min(x for x, _, _ in marks) > max(line[-1][0] for line in lines_of(chart.replace("\n", "")).values())

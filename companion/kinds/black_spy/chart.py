@@ -19,6 +19,8 @@ LABEL_SIZE = 10  # the end value's label, in svg units (the stylesheet's font si
 MARK_SPACING = LABEL_SIZE + 1
 # wide enough for any letter or digit of the label's font, so a guess errs on the safe side
 LABEL_CHAR_WIDTH = 0.62 * LABEL_SIZE
+# from a line's end dot to its mark, beside it on the right
+MARK_GAP = 6
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,8 @@ class Series:
     last: tuple[float, float]
     total: int
     mark: str  # the player's mark: their line ends in it, and the standings show it
-    mark_y: float  # where the mark is written: the line's end, moved from the others' marks
+    mark_x: float  # where the mark is written: beside the line's end dot, on its right
+    mark_y: float  # and at its height, moved from the others' marks
 
 
 def player_marks(names: Sequence[str]) -> list[str]:
@@ -75,7 +78,11 @@ class Chart:
 
 def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Chart:
     """Each player's running total after every deal, with the end value as a line."""
-    left, right, top, bottom = 34, 8, 16, 22
+    marks = player_marks(state.setup.players)
+    # each line ends in its player's mark, written to the right of its end dot where no line
+    # runs (written over the lines' ends, a mark was crossed out by a line ending near it)
+    left, top, bottom = 34, 16, 22
+    right = MARK_GAP + round(max(len(mark) for mark in marks) * LABEL_CHAR_WIDTH) + 2
     deals = len(state.deals)
     lowest = min([0, *(min(deal.totals) for deal in state.deals)])
     highest = max([state.end_value, *(max(deal.totals) for deal in state.deals)])
@@ -93,9 +100,9 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     heights = [side_by_side([top + (height - top - bottom) * (highest - t) / span_y for t in row]) for row in totals]
     xs = [x(number) for number in range(deals + 1)]
     lines = [[(xs[number], row[seat]) for number, row in enumerate(heights)] for seat in players]
-    marks = player_marks(state.setup.players)
-    # the marks of lines that end close together are written a line of text apart
-    mark_ys = side_by_side([lines[seat][-1][1] - 5 for seat in players], spacing=MARK_SPACING)
+    # the marks of lines that end close together are written a line of text apart, each
+    # beside its dot (a baseline a third of the text's height below the dot's middle)
+    mark_ys = side_by_side([lines[seat][-1][1] + LABEL_SIZE / 3 for seat in players], spacing=MARK_SPACING)
     series = [
         Series(
             name,
@@ -103,6 +110,7 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
             lines[seat][-1],
             state.totals[seat],
             marks[seat],
+            lines[seat][-1][0] + MARK_GAP,
             mark_ys[seat],
         )
         for seat, name in enumerate(state.setup.players)
@@ -119,32 +127,45 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     y_ticks = tuple((y(value), value) for value in range(first, highest + 1, value_step))
     end_y = y(state.end_value)
     text = pgettext("chart: the end value", "end %(value)s", value=format_decimal(state.end_value))
-    label = _place_label(text, end_y, left, width, height, lines)
+    label = _place_label(text, end_y, left, width - right, height, lines)
     return Chart(width, height, left, bottom, tuple(series), end_y, state.end_value, label, shoots, ticks, y_ticks)
 
 
 def side_by_side(heights: Sequence[float], spacing: float = LINE_SPACING) -> list[float]:
-    """Heights of one deal's points, those closer than a line's width moved apart.
+    """Heights of one deal's points, those closer than ``spacing`` moved apart.
 
-    Each bunch keeps its middle and its order, so a line moves only where it meets another.
+    Each bunch keeps its middle and its order, so a line moves only where it meets another;
+    a bunch that, spread, reaches the next is one bunch with it (marks of four players ending
+    in two close pairs were spread into each other).
 
     >>> side_by_side([100.0, 100.0, 50.0])
     [98.5, 101.5, 50.0]
     >>> side_by_side([10.0, 20.0])
     [10.0, 20.0]
+    >>> side_by_side([0.0, 2.0, 14.0, 16.0], spacing=11)
+    [-8.5, 2.5, 13.5, 24.5]
     """
     order = sorted(range(len(heights)), key=lambda seat: (heights[seat], seat))
+    bunches: list[list[int]] = []
+
+    def middle(bunch: list[int]) -> float:
+        return sum(heights[member] for member in bunch) / len(bunch)
+
+    for seat in order:
+        bunches.append([seat])
+        # the last bunch spread meets the one before it: they are one bunch
+        while len(bunches) > 1:
+            before, last = bunches[-2], bunches[-1]
+            ends = middle(before) + (len(before) - 1) / 2 * spacing
+            starts = middle(last) - (len(last) - 1) / 2 * spacing
+            if starts - ends >= spacing:
+                break
+            bunches[-2:] = [before + last]
     placed = [0.0] * len(heights)
-    bunch: list[int] = []
-    for position, seat in enumerate(order):
-        bunch.append(seat)
-        following = order[position + 1] if position + 1 < len(order) else None
-        if following is not None and heights[following] - heights[bunch[-1]] < spacing:
-            continue
-        middle = sum(heights[member] for member in bunch) / len(bunch)
+    for bunch in bunches:
+        centre = middle(bunch)
         for rank, member in enumerate(bunch):
-            placed[member] = round(middle + (rank - (len(bunch) - 1) / 2) * spacing, 1)
-        bunch = []
+            placed[member] = round(centre + (rank - (len(bunch) - 1) / 2) * spacing, 1)
     return placed
 
 
