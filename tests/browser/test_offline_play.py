@@ -540,9 +540,14 @@ def test_while_deals_wait_on_the_phone_the_standings_show_provisional_totals(bro
     # what is left to the end value, counted from the recorded total, would mislead beside it
     expect(ana.locator(".to-go")).to_be_hidden()
     expect(page.locator("#standings li[data-seat='1'] .provisional")).to_contain_text("45 with the deals waiting")
+    # the form beside each name says the same as the standings
+    so_far = page.locator(".point-row .so-far")
+    expect(so_far.first).to_have_text("30 with the deals waiting")
+    expect(so_far.nth(1)).to_have_text("45 with the deals waiting")
     context.set_offline(False)
     expect(status(page)).to_contain_text("1 deal saved on this phone is now recorded.")
     expect(page.locator("#standings .provisional")).to_have_count(0)
+    expect(so_far.first).to_have_text("30 so far")
     expect(ana.locator(".total")).to_have_text("30")
     expect(ana.locator(".to-go")).to_have_text("120 to go")
     assert len(exported(game)["deals"]) == 2

@@ -290,6 +290,11 @@
     game.querySelectorAll("#standings .provisional, .provisional.ends").forEach((part) => part.remove());
     // what is left to the end value counts from the recorded total: beside a provisional one it would mislead
     game.querySelectorAll("#standings .to-go").forEach((part) => { part.hidden = false; });
+    // the form's "so far" beside each name, as recorded until deals wait
+    form.querySelectorAll(".so-far[data-recorded]").forEach((part) => {
+      part.textContent = part.dataset.recorded;
+      delete part.dataset.recorded;
+    });
     if (!waiting.length || !said.provisional) return;
     const total = JSON.parse(rulesOf(form).dataset.checks).deal_total;
     const added = [];
@@ -304,12 +309,20 @@
     const standings = game.querySelector("#standings");
     const end = Number(standings.dataset.end);
     let reached = false;
+    const sums = [];
     standings.querySelectorAll("li[data-seat]").forEach((row) => {
       const sum = Number(row.dataset.total) + (added[Number(row.dataset.seat)] || 0);
+      sums[Number(row.dataset.seat)] = sum;
       reached = reached || (end > 0 && sum >= end);
       row.querySelector(".to-end").prepend(element("span", "provisional", fill(said.provisional, {total: formatted(sum)})));
       const left = row.querySelector(".to-go");
       if (left) left.hidden = true;
+    });
+    // and beside each name in the form, the same total as the standings (seat by seat, in order)
+    form.querySelectorAll(".point-row .so-far").forEach((part, seat) => {
+      if (sums[seat] === undefined) return;
+      part.dataset.recorded = part.textContent;
+      part.textContent = fill(said.provisional, {total: formatted(sums[seat])});
     });
     // the deals waiting end the game (the rules end it once a total reaches the end value):
     // said above the next deal's form, before the table plays a deal that will not count
