@@ -250,6 +250,22 @@ def test_counting_cards_shows_each_players_points_and_where_the_rest_goes(phone:
     expect(phone.locator(".deals tbody tr").first).to_contain_text("25")
 
 
+def test_a_blank_row_refused_is_no_fault_once_that_player_gets_the_rest(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    phone.get_by_role("link", name="By cards").click()
+    phone.get_by_label("Nobody gets the rest: I typed every count").check()
+    for seat, counts in enumerate([(2, 3, 1), (1, 2, 1), (3, 1, 2)]):
+        for key, value in zip(("black_spies", "low_blacks", "coloured_spies"), counts, strict=True):
+            phone.locator(f"#{key}-{seat}").fill(str(value))
+    phone.get_by_role("button", name="Record deal 1").click()
+    refused = phone.locator(".deal-form .error", has_text="Enter the cards Dee took (0 if none).")
+    expect(refused).to_be_visible()
+    # Dee's row is now what the others left: the message about it is out of date, and goes
+    phone.get_by_label("Dee gets the rest").check()
+    expect(refused).to_have_count(0)
+    expect(phone.locator("#black_spies-3")).not_to_have_attribute("aria-invalid", "true")
+
+
 def test_a_tap_on_another_players_rest_gives_back_the_counts_typed_for_the_first(phone: Page, server: Server) -> None:
     new_game(phone, server.url)
     phone.get_by_role("link", name="By cards").click()
