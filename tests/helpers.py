@@ -219,6 +219,16 @@ def imported(client: FlaskClient, data: dict[str, Any]):
     return client.post("/import", data=file, content_type="multipart/form-data")
 
 
+def news_and_its_undo(answer: str) -> tuple[str, str, str]:
+    """The news an answer for htmx starts with, the address its "Undo it" posts to, and the
+    number that undo sends."""
+    news = answer.split('<div class="messages"', 1)[1].split("</div>", 1)[0]
+    undo = re.search(r'<form class="undo-here" method="post" action="([^"]+)"', news)
+    number = re.search(r'name="number" value="(\d+)"', news)
+    assert undo and number, news
+    return news, undo.group(1), number.group(1)
+
+
 def watch_url(app: Flask, game_id: str) -> str:
     """A game's read-only link."""
     from companion.store.games import Game

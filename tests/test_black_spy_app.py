@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from tests.helpers import game_state, make_app, post_cards, post_points, snapshot, start_game
+from tests.helpers import game_state, make_app, news_and_its_undo, post_cards, post_points, snapshot, start_game
 
 
 def page(client: FlaskClient, game_id: str) -> str:
@@ -816,10 +816,9 @@ def test_the_news_of_a_deal_just_recorded_carries_its_undo(client: FlaskClient, 
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0])
     answer = post_points(client, game_id, [10, 10, 10, 30], htmx=True).get_data(as_text=True)
-    news = answer.split('<div class="messages"', 1)[1].split("</div>", 1)[0]
+    news, undo, number = news_and_its_undo(answer)
     assert "Deal 2 recorded." in news and "Undo it" in news
-    undo = re.search(r'<form class="undo-here" method="post" action="([^"]+)"', news).group(1)
-    assert re.search(r'name="number" value="2"', news)
+    assert number == "2"
     assert client.post(undo, data={"number": "2"}).status_code == 303
     assert len(game_state(app, game_id).deals) == 1
     # a refusal's news carries none

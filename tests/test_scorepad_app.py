@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from companion.store.base import db
 from companion.store.games import Game
-from tests.helpers import exported, game_state, post_round, snapshot, start_pad
+from tests.helpers import exported, game_state, news_and_its_undo, post_round, snapshot, start_pad
 
 
 def test_a_pad_starts_with_a_game_name_and_its_players(client: FlaskClient) -> None:
@@ -340,10 +340,9 @@ def test_the_news_of_a_round_just_recorded_carries_its_undo(client: FlaskClient,
     pad = start_pad(client)
     post_round(client, pad, (1, 2, 3))
     answer = post_round(client, pad, (4, 5, 6), htmx=True).get_data(as_text=True)
-    news = answer.split('<div class="messages"', 1)[1].split("</div>", 1)[0]
+    news, undo, number = news_and_its_undo(answer)
     assert "Round 2 recorded." in news and "Undo it" in news
-    undo = re.search(r'<form class="undo-here" method="post" action="([^"]+)"', news).group(1)
-    assert re.search(r'name="number" value="2"', news)
+    assert number == "2"
     assert client.post(undo, data={"number": "2"}).status_code == 303
     assert len(game_state(app, pad).rounds) == 1
     # a refusal's news carries none, nor the end's

@@ -57,6 +57,11 @@ class Written(Generic[G]):
     def done(self) -> bool:
         return self.outcome is Outcome.DONE
 
+    def follows(self, shown_version: str | None) -> bool:
+        """Whether the page that asked for this write showed the game just before it (its
+        ``version``): such a page only has to add the new entry's row."""
+        return shown_version == str(self.game.version - 1)
+
 
 Entry = TypeVar("Entry")
 NewGame = TypeVar("NewGame", bound=Game)

@@ -44,14 +44,21 @@ def pending(game: Game) -> dict[int, SeatShare]:
     return {row.seat: row for row in rows}
 
 
+def links_out(game: Game) -> bool:
+    """Whether the game's seat links were made: a share is sent through its seat's link (links
+    are made for every seat at once, and renewed, never taken back), so a game without any
+    has no share to show or to forget."""
+    return any(seat.link for seat in game.seats)
+
+
 def clear(game: Game) -> None:
     """Forget every pending share of the game (its deal was recorded, or undone)."""
     # without flushing first: a change the write has already made to the game (the table's
     # way of entering deals) is then written with its deal, in one update of the game's row,
     # so the game's version moves by one and a page that showed the version before is
     # answered with the new deal's row alone
-    if not any(seat.link for seat in game.seats):
-        return  # a share is sent through its seat's link (links are renewed, never taken back): none out, none to forget
+    if not links_out(game):
+        return
     with db.session.no_autoflush:
         db.session.execute(delete(SeatShare).where(SeatShare.game_id == game.id))
 

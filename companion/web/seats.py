@@ -42,7 +42,7 @@ from ..service import posted_number
 from ..service import shares as service
 from ..service.shares import Shared
 from ..store.games import Game, game_or_404
-from ..store.shares import pending, seat_of_link
+from ..store.shares import links_out, pending, seat_of_link
 from .extensions import htmx, limiter
 from .fragments import page_or_fragment
 from .i18n import say
@@ -85,7 +85,7 @@ def waiting(game: Game) -> Waiting | None:
     """The players' shares of the game's next input, or None where no seat link was made
     (nothing to show) or the game is over."""
     kind = registry.of(game)
-    if not kind.seat_shares or game.finished or not game.seats or game.seats[0].link is None:
+    if not kind.seat_shares or game.finished or not links_out(game):
         return None
     kept = pending(game)
     sent = tuple(

@@ -87,7 +87,7 @@ def record_deal(game_id: str) -> Response:
         return pages.changed_elsewhere(written.game, mode, form)
     # a page that showed the game just before this deal only adds its row; one that missed
     # another phone's edit meanwhile gets every row again
-    added = form.get("version") == str(written.game.version - 1)
+    added = written.follows(form.get("version"))
     return pages.after_write(written.game, pages.deal_message(written.state), mode, added=added, undo_here=True)
 
 

@@ -82,7 +82,7 @@ def record_round(game_id: str) -> Response:
         return pages.changed_elsewhere(written.game, form)
     # a page that showed the pad just before this round only adds its row; one that missed
     # another phone's change meanwhile gets every row again
-    added = form.get("version") == str(written.game.version - 1)
+    added = written.follows(form.get("version"))
     return pages.after_write(written.game, pages.round_message(written.state), added=added, undo_here=True)
 
 
