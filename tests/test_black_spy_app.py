@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from tests.helpers import game_state, make_app, news_and_its_undo, post_cards, post_points, snapshot, start_game
+from tests.helpers import game_state, make_app, news_and_its_undo, post_cards, post_points, snapshot, start_game, text
 
 
 def page(client: FlaskClient, game_id: str) -> str:
@@ -245,7 +245,9 @@ def test_the_game_ends_after_the_deal_that_reaches_the_end_value_and_the_lowest_
     html = page(client, game_id)
     assert "Game over" in html
     assert "<strong>Cy</strong> wins with 0 points." in html
-    assert "Record deal" not in html
+    # nothing offers another deal (the page's offline sentences, hidden, hold the words)
+    assert "Record deal" not in text(html)
+    assert 'name="points-0"' not in html
 
 
 def test_a_finished_game_refuses_further_deals(client: FlaskClient, app: Flask) -> None:

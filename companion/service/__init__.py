@@ -120,7 +120,10 @@ def record(game: G, entry: Any, submission: str | None, number: str | None) -> W
     submission = (submission or "")[:64] or None
     _hold(game)
     inputs = game.inputs()
-    if _stored(game, submission):
+    # a repeat is looked for among the game's inputs, loaded already: one stored by another
+    # request since they were read (or in another game) is refused at the commit, and told
+    # apart from a conflict there
+    if submission and any(row.submission_id == submission for row in inputs):
         return Written(Outcome.REPEATED, game)
     if number and number != str(len(inputs) + 1):
         return Written(Outcome.STALE, game)

@@ -8,7 +8,8 @@
 // The page marks what this needs. The game's fragment is .game-root (or else the parent of
 // its status line), and the status line .offline-status[data-offline]: its data-offline names the game's kind, data-game its id,
 // data-show its address, data-recorded and data-next how many entries the server holds and
-// the number of the next, data-words the sentences said (the server's, translated). The
+// the number of the next, data-words-from the element whose data-words are the sentences said
+// (the server's, translated: the page's, kept outside what a write swaps). The
 // form that records an entry carries data-entry, and a submission id and a number.
 //
 // What is a kind's own comes from its script (static/js/kinds/<kind>.js, loaded by its
@@ -176,7 +177,9 @@
   const lang = () => document.documentElement.lang || "en";
   const formatted = (value) => new Intl.NumberFormat(lang()).format(value);
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
-  const words = (game) => JSON.parse(about(game).words);
+  // the sentences are the page's, carried once outside the regions a write swaps (the status
+  // line names their holder), so that no answer sends them again
+  const words = (game) => JSON.parse(document.getElementById(about(game).wordsFrom).dataset.words);
   const mine = (game) => entries.filter((entry) => entry.game === about(game).game);
   // in the languages offered, every count but one takes the same form (the catalogues' plural rules)
   const plural = (forms, count) => fill(forms[count === 1 ? 0 : 1], {num: formatted(count)});

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from flask_babel import format_decimal, pgettext
@@ -96,8 +97,8 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
         return round(top + (height - top - bottom) * (highest - total) / span_y, 1)
 
     players = range(state.setup.size)
-    totals = [[0] * state.setup.size] + [list(deal.totals) for deal in state.deals]
-    heights = [side_by_side([top + (height - top - bottom) * (highest - t) / span_y for t in row]) for row in totals]
+    totals = [(0,) * state.setup.size, *(tuple(deal.totals) for deal in state.deals)]
+    heights = [_heights(row, top, height - top - bottom, highest, span_y) for row in totals]
     xs = [x(number) for number in range(deals + 1)]
     lines = [[(xs[number], row[seat]) for number, row in enumerate(heights)] for seat in players]
     # the marks of lines that end close together are written a line of text apart, each
@@ -131,6 +132,14 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     return Chart(width, height, left, bottom, tuple(series), end_y, state.end_value, label, shoots, ticks, y_ticks)
 
 
+@lru_cache(maxsize=4096)
+def _heights(totals: tuple[int, ...], top: int, tall: int, highest: int, span: int) -> tuple[float, ...]:
+    """One deal's points' heights, spread side by side. Kept: a game's scale holds from one
+    deal to the next (until a total passes the end value), so a chart one deal longer than
+    the last one drawn spreads its new deal's points alone."""
+    return tuple(side_by_side([top + tall * (highest - total) / span for total in totals]))
+
+
 def side_by_side(heights: Sequence[float], spacing: float = LINE_SPACING) -> list[float]:
     """Heights of one deal's points, those closer than ``spacing`` moved apart.
 
@@ -146,26 +155,26 @@ def side_by_side(heights: Sequence[float], spacing: float = LINE_SPACING) -> lis
     [-8.5, 2.5, 13.5, 24.5]
     """
     order = sorted(range(len(heights)), key=lambda seat: (heights[seat], seat))
-    bunches: list[list[int]] = []
-
-    def middle(bunch: list[int]) -> float:
-        return sum(heights[member] for member in bunch) / len(bunch)
-
+    # each bunch as its members and the sum of their heights: its middle without a recount
+    # (a chart spreads every deal's points, and a long game has hundreds of them)
+    bunches: list[tuple[list[int], float]] = []
     for seat in order:
-        bunches.append([seat])
+        members, total = [seat], heights[seat]
         # the last bunch spread meets the one before it: they are one bunch
-        while len(bunches) > 1:
-            before, last = bunches[-2], bunches[-1]
-            ends = middle(before) + (len(before) - 1) / 2 * spacing
-            starts = middle(last) - (len(last) - 1) / 2 * spacing
+        while bunches:
+            before, before_total = bunches[-1]
+            ends = before_total / len(before) + (len(before) - 1) / 2 * spacing
+            starts = total / len(members) - (len(members) - 1) / 2 * spacing
             if starts - ends >= spacing:
                 break
-            bunches[-2:] = [before + last]
+            bunches.pop()
+            members, total = before + members, before_total + total
+        bunches.append((members, total))
     placed = [0.0] * len(heights)
-    for bunch in bunches:
-        centre = middle(bunch)
-        for rank, member in enumerate(bunch):
-            placed[member] = round(centre + (rank - (len(bunch) - 1) / 2) * spacing, 1)
+    for members, total in bunches:
+        centre, half = total / len(members), (len(members) - 1) / 2
+        for rank, member in enumerate(members):
+            placed[member] = round(centre + (rank - half) * spacing, 1)
     return placed
 
 
@@ -205,10 +214,11 @@ def _crosses(box: tuple[float, float, float, float], line: Sequence[tuple[float,
         if x2 < left:
             continue
         if x2 == x1:
-            at = [y1, y2]
+            near, far = y1, y2
         else:
-            at = [y1 + (y2 - y1) * (px - x1) / (x2 - x1) for px in (max(x1, left), min(x2, right))]
-        if min(at) <= bottom and max(at) >= top:
+            slope = (y2 - y1) / (x2 - x1)
+            near, far = y1 + slope * (max(x1, left) - x1), y1 + slope * (min(x2, right) - x1)
+        if min(near, far) <= bottom and max(near, far) >= top:
             return True
     return False
 
