@@ -29,6 +29,7 @@ def create_app(test_config: dict[str, Any] | None = None, kinds: Sequence[GameKi
     )
     from .web.errors import refuse_unreadable
     from .web.i18n import say
+    from .web.templating import Environment
 
     # first of all: a body the server refused to wait for (companion/serving/asgi.py), or an address
     # no page has, reaches no other check (the form token's would call it a form that expired)
@@ -36,6 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None, kinds: Sequence[GameKi
     # before anything builds the jinja environment: every rules message a template prints
     # ({{ errors.total }}, {{ message }}) is said in the reader's language
     app.jinja_options = {**app.jinja_options, "finalize": say}
+    app.jinja_environment = Environment
     paths.private_folder(Path(app.instance_path))
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL", f"sqlite:///{Path(app.instance_path) / 'companion.sqlite3'}"),

@@ -159,7 +159,9 @@ class BlackSpyGame(Game):
             return
         appended = self._appended_deals()
         if appended:
-            session.execute(insert(DealScore), [{"game_id": self.id, **row} for row in score_rows(state, appended)])
+            session.connection().execute(
+                insert(DealScore.__table__), [{"game_id": self.id, **row} for row in score_rows(state, appended)]
+            )
             return
         self._keep_stored_scores(score_rows(state))
 
