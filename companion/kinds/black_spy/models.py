@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, delete, insert, inspect, select, update
+from sqlalchemy import JSON, ForeignKey, Index, String, Table, UniqueConstraint, delete, insert, inspect, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from companion.store.base import Model, utcnow
@@ -67,6 +67,9 @@ class DealScore(Model):
     raw: Mapped[int]
     score: Mapped[int]
     shot: Mapped[bool]
+
+
+SCORES = cast(Table, DealScore.__table__)
 
 
 class BlackSpyGame(Game):
@@ -159,9 +162,9 @@ class BlackSpyGame(Game):
             return
         appended = self._appended_deals()
         if appended:
-            session.connection().execute(
-                insert(DealScore.__table__), [{"game_id": self.id, **row} for row in score_rows(state, appended)]
-            )
+            # the table's insert on the connection: the session's bulk insert of six rows cost
+            # 0.3 ms of which the statement was 0.03
+            session.connection().execute(insert(SCORES), [{"game_id": self.id, **row} for row in score_rows(state, appended)])
             return
         self._keep_stored_scores(score_rows(state))
 
