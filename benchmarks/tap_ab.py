@@ -45,9 +45,9 @@ def main() -> None:
     number, make, fill, button = KINDS[arguments.kind]
     # ids as long as a public one (a shorter one is replaced at the import)
     games = [with_id(make(number), f"abtap{number:03d}{tap_number:03d}") for tap_number in range(arguments.taps)]
-    # the other checkout's code on the server's path (tests/servers.py puts this one's by default)
+    # the other checkout's code served (tests/servers.py serves this one's by default)
     sides = {
-        "other": Server(Path(tempfile.mkdtemp()), free_port(), extra_env={"PYTHONPATH": str(Path(arguments.other).resolve())}),
+        "other": Server(Path(tempfile.mkdtemp()), free_port(), checkout=Path(arguments.other).resolve()),
         "this": Server(Path(tempfile.mkdtemp()), free_port()),
     }
     times: dict[str, list[float]] = {side: [] for side in sides}

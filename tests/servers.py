@@ -52,6 +52,8 @@ class Server:
     https_port: int | None = None  # the secure listener beside the plain one; none unless asked
     extra_env: dict[str, str] | None = None
     options: tuple[str, ...] = ()  # more of `companion serve`'s options, such as ("--threads", "2")
+    # the checkout whose code is served: this one, or another to measure against (tap_ab.py)
+    checkout: Path = CHECKOUT
 
     @property
     def url(self) -> str:
@@ -65,7 +67,7 @@ class Server:
             "HTTPS_PORT": str(self.https_port) if self.https_port else "off",
             # the code of the checkout these tests are in, whichever checkout the virtualenv's
             # editable install points to (a worktree measured by benchmarks/ included)
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")])),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(self.checkout), os.environ.get("PYTHONPATH")])),
             **(self.extra_env or {}),
         }
         command = [
@@ -82,7 +84,11 @@ class Server:
         log = self.folder / "server.log"
         with log.open("ab") as output:
             # a session of its own: kill() ends the whole tree, as a power cut would
-            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+            # started in the checkout: granian's workers put their working folder first on
+            # their path, so the code they import is that folder's whatever PYTHONPATH says
+            self.process = subprocess.Popen(
+                command, env=env, cwd=self.checkout, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
