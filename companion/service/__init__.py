@@ -26,7 +26,7 @@ from sqlalchemy import select
 
 from ..rules import N_, RulesError
 from ..rules.players import clean_name
-from ..store import changes
+from ..store import appending, changes
 from ..store.base import db
 from ..store.figures import commit_or_conflict
 from ..store.games import Game
@@ -138,8 +138,12 @@ def record(game: G, entry: Any, submission: str | None, number: str | None) -> W
     row.submission_id = submission
     # named now, not at the flush: the session finds the game an input belongs to by it
     row.game_id = game.id
-    inputs.append(row)
-    if not commit_or_conflict():
+    # most inputs leave the game open, and are written as statements; the rest by the flush
+    written = appending.append(game, row, after)
+    if written is None:
+        inputs.append(row)
+        written = commit_or_conflict()
+    if not written:
         now = _reloaded(game)
         return Written(Outcome.REPEATED if _stored(now, submission) else Outcome.CONFLICT, now)
     return Written(Outcome.DONE, game, after, row)

@@ -151,6 +151,11 @@ class Game(Model):
     def keep_more(self, state: Any) -> None:
         """Keep what else a kind keeps of a replay beside the game and its seats."""
 
+    def keep_appended(self, state: Any, row: Any) -> None:
+        """Keep what else a kind keeps of ``row``, an input written after the last by
+        statements (store/appending.py), before the row is in the game's collection."""
+        self.keep_more(state)
+
     def mark_changed(self) -> None:
         """Say the game changed though its own row did not (an input was edited in place):
         its version goes up at the flush, and its kept figures are rewritten."""

@@ -168,6 +168,12 @@ class BlackSpyGame(Game):
             return
         self._keep_stored_scores(score_rows(state))
 
+    def keep_appended(self, state: bs.GameState, row: Deal) -> None:
+        """The new deal's kept scores, its seats' rows alone (store/appending.py)."""
+        session = inspect(self).session
+        assert session is not None
+        session.connection().execute(insert(SCORES), [{"game_id": self.id, **kept} for kept in score_rows(state, [row.number])])
+
     def _keep_stored_scores(self, rows: Sequence[dict[str, Any]]) -> None:
         """Any other change of a game already stored (an edit, an undo): its kept scores
         read as plain rows and the difference written in statements. A Python object per

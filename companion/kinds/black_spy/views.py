@@ -70,7 +70,10 @@ def record_deal(game_id: str) -> Response:
 
     def entry() -> bs.DealEntry:
         # read once the deal is known to be new: the table's way of entering is kept with it
-        game.entry_mode = mode
+        # (set only when it changes: a game the session holds unchanged is written without a
+        # flush, store/appending.py)
+        if game.entry_mode != mode:
+            game.entry_mode = mode
         return entry_from_form(game.setup(), form, mode)
 
     try:
