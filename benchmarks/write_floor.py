@@ -12,13 +12,19 @@ figure is printed beside the companion's css file, the floor benchmarks/pages.py
 - the floor app's POST: a CSRF check, an insert, a commit and six names rendered;
 - the companion's deal POST with its fragment (the game grows by a deal each time).
 
-Run by hand:
+The game starts at 30 deals and grows by one a round, so the median deal is near the 60th.
+The last line is the goal's figure: the deal POST over the floor's write, in the same run.
+
+Run by hand, on SQLite (a file each), or on PostgreSQL (both apps on one database, the
+floor in a table of its own):
 
     .venv/bin/python benchmarks/write_floor.py
+    scripts/with-postgres.sh sh -c '.venv/bin/python benchmarks/write_floor.py --database "$TEST_DATABASE_URL"'
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import shutil
@@ -39,13 +45,13 @@ ROUNDS = 60
 HERE = Path(__file__).resolve().parent
 
 
-def floor_server(folder: Path, port: int) -> subprocess.Popen:
+def floor_server(folder: Path, port: int, database_url: str | None = None) -> subprocess.Popen:
     static = folder / "static"
     static.mkdir(parents=True)
     shutil.copy(HERE.parent / "static" / "css" / "app.css", static / "app.css")
     env = {
         **os.environ,
-        "FLOOR_DATABASE_URL": f"sqlite:///{folder / 'floor.sqlite3'}",
+        "FLOOR_DATABASE_URL": database_url or f"sqlite:///{folder / 'floor.sqlite3'}",
         "FLOOR_STATIC": str(static),
     }
     # its table made and WAL set once, here, as `companion serve` migrates before its workers
@@ -84,12 +90,16 @@ def timed(
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", help="a database URL for both apps (default: an SQLite file each)")
+    arguments = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
-    companion = Server(folder / "companion", free_port(), database_url=f"sqlite:///{folder / 'companion.sqlite3'}").start()
+    companion_url = arguments.database or f"sqlite:///{folder / 'companion.sqlite3'}"
+    companion = Server(folder / "companion", free_port(), database_url=companion_url).start()
     floor_port = free_port()
     floor: subprocess.Popen | None = None
     try:
-        floor = floor_server(folder / "floor", floor_port)
+        floor = floor_server(folder / "floor", floor_port, arguments.database)
         import_games(companion, [black_spy(0, 6, 30, end_value=10_000)])
         phone, floor_phone = Phone(companion.port), Phone(floor_port)
         home = phone.request("GET", "/").text()
@@ -117,6 +127,8 @@ def main() -> None:
         ):
             spent = statistics.median(figures[name])
             print(f"  {label:46} {spent * 1000:7.2f} ms  {spent / base:5.1f} x the css file")
+        ratio = statistics.median(figures["deal POST"]) / statistics.median(figures["floor POST"])
+        print(f"deal POST / the floor's write: {ratio:.2f} x (goal: 2.5 x at most)")
     finally:
         if floor is not None:
             os.killpg(floor.pid, 15)
