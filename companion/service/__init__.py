@@ -29,7 +29,7 @@ from ..rules.players import clean_name
 from ..store import appending, changes
 from ..store.base import db
 from ..store.figures import commit_or_conflict
-from ..store.games import Game
+from ..store.games import HELD, Game
 from ..store.players import Player, player_by_name
 from ..store.shares import clear as clear_shares
 
@@ -72,8 +72,9 @@ def _hold(game: Game) -> None:
     to one game (an edit and an undo) then wait their turn at the game's row, never each at a
     row the other holds (PostgreSQL met such a deadlock in the edit-and-undo race test of the
     score pad, an edit's entries against an undo's). SQLite's writes take the database's
-    lock as they begin (a write's first read of the game began it): there it is held already."""
-    if db.session.get_bind().dialect.name == "sqlite":
+    lock as they begin (a write's first read of the game began it): there it is held already,
+    as it is where the request read the game locked (``game_or_404``)."""
+    if db.session.get_bind().dialect.name == "sqlite" or game.id in db.session.info.get(HELD, ()):
         return
     db.session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
 

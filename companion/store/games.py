@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from flask import abort
-from sqlalchemy import ForeignKey, Index, String, select
-from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload
+from flask import abort, has_request_context, request
+from sqlalchemy import ForeignKey, Index, String, event, select
+from sqlalchemy.orm import Mapped, Session, SessionTransaction, mapped_column, relationship, selectinload
 
 from .base import Model, db, utcnow
 
@@ -206,9 +206,20 @@ class Seat(Model):
     player: Mapped[Player] = relationship(lazy="joined")
 
 
+# the session's info key for the ids of the games whose rows this transaction has locked
+HELD = "held_games"
+
+
 def game_or_404(model: type[KindGame], game_id: str) -> KindGame:
-    """The game of this kind at this public id, or 404: one loader for every kind's pages."""
-    game = db.session.get(Game, game_id[:64])
+    """The game of this kind at this public id, or 404: one loader for every kind's pages.
+
+    A request that may write (any but GET and HEAD) reads the game's row locked, as its
+    write takes it (service._hold): on PostgreSQL the read takes the lock, a statement fewer
+    before every write, and the game's seats and inputs are read after it."""
+    writing = has_request_context() and request.method not in ("GET", "HEAD")
+    game = db.session.get(Game, game_id[:64], with_for_update=True if writing else None)
+    if writing and game is not None:
+        db.session.info.setdefault(HELD, set()).add(game.id)
     if not isinstance(game, model):
         from .deleted import deleted
 
@@ -221,3 +232,10 @@ def load_inputs(games: Sequence[Game], *collections: Any) -> None:
     """Load these collections of many games in a query each, not one per game (an export)."""
     if games:
         db.session.scalars(select(Game).where(Game.id.in_([game.id for game in games])).options(selectinload(*collections))).all()
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _release_held(session: Session, transaction: SessionTransaction) -> None:
+    """A transaction's row locks end with it."""
+    if transaction.parent is None:
+        session.info.pop(HELD, None)
