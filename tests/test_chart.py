@@ -23,9 +23,13 @@ def chart_of(client: FlaskClient, game_id: str) -> str:
 
 
 def lines_of(chart: str) -> dict[int, list[tuple[float, float]]]:
-    """Each seat's line, as the points it is drawn through."""
+    """Each seat's line, as the points it is drawn through on the chart: its deals by number,
+    scaled and moved by the lines' group (``matrix(width of a deal 0 0 1 left 0)``)."""
+    scale, left = map(float, re.search(r'<g class="lines" transform="matrix\(([\d.]+) 0 0 1 ([\d.]+) 0\)">', chart).groups())
     return {
-        int(seat): [tuple(map(float, point.split(","))) for point in points.split()]
+        int(seat): [
+            (left + scale * float(number), float(height)) for number, height in (point.split(",") for point in points.split())
+        ]
         for seat, points in re.findall(r'<polyline class="line seat-(\d)" points="([^"]*)"', chart)
     }
 
@@ -83,7 +87,9 @@ def test_every_line_ends_in_a_dot_of_its_colour(client: FlaskClient) -> None:
         int(seat): (float(x), float(y))
         for seat, x, y in re.findall(r'<circle class="end-dot seat-(\d)" cx="([^"]*)" cy="([^"]*)"', chart)
     }
-    assert dots == {seat: line[-1] for seat, line in lines.items()}
+    assert dots.keys() == lines.keys()
+    for seat, line in lines.items():
+        assert dots[seat] == pytest.approx(line[-1], abs=0.1)
 
 
 def label_box(chart: str) -> tuple[float, float, float, float]:
@@ -148,3 +154,35 @@ def test_each_players_mark_is_written_clear_of_the_others_and_of_every_line(clie
     assert all(b - a >= LABEL_SIZE for a, b in pairwise(heights)), heights
     # beside the lines' ends, where no line runs
     assert min(x for x, _, _ in marks) > max(line[-1][0] for line in lines_of(chart.replace("\n", "")).values())
+
+
+def answer_chart(client: FlaskClient, game_id: str, points: list[int]) -> str:
+    """The chart a new deal's answer brings to a page that showed the game just before it."""
+    page = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    html = post_points(client, game_id, points, htmx=True, version=version, shoot="none").get_data(as_text=True)
+    return re.search(r'<template id="chart-next"[^>]*>(.*?)</template>', html, re.S).group(1)
+
+
+def test_a_new_deals_answer_brings_each_lines_new_point_and_the_page_keeps_the_rest(client: FlaskClient) -> None:
+    game_id = play(client, ("Ana", "Ben", "Cy", "Dee"), [[20, 15, 25, 0], [10, 10, 20, 20]], end_value="150")
+    before = lines_of(chart_of(client, game_id))
+    chart = answer_chart(client, game_id, [30, 0, 20, 10])
+    # one point a line, after the 3 each line shows: the earlier points do not move
+    appended = re.findall(r'<polyline class="line seat-(\d)" points="([^"]*)" data-append="3"/>', chart)
+    assert [seat for seat, _ in appended] == ["0", "1", "2", "3"] and all(len(points.split()) == 1 for _, points in appended)
+    whole = chart_of(client, game_id)
+    for seat, points in appended:
+        assert re.search(rf'<polyline class="line seat-{seat}" points="[^"]* {re.escape(points)}"/>', whole)
+    after = lines_of(whole)
+    for seat, line in before.items():
+        # the same heights, each point further left as the chart takes a deal more in its width
+        assert [height for _, height in after[seat][:3]] == [height for _, height in line]
+
+
+def test_a_deal_that_stretches_the_chart_brings_every_point_again(client: FlaskClient) -> None:
+    # a total past the end value: the chart's height spans more, and every point moves
+    game_id = play(client, ("Ana", "Ben", "Cy", "Dee"), [[20, 15, 25, 0], [10, 10, 20, 20]], end_value="60")
+    chart = answer_chart(client, game_id, [40, 0, 10, 10])
+    assert "data-append" not in chart
+    assert all(len(points.split()) == 4 for points in re.findall(r'<polyline [^>]*points="([^"]*)"', chart))

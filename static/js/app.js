@@ -496,19 +496,49 @@
   // a new deal's answer brings Black Spy's chart in a template (data-draws: the element it is
   // drawn in), and it is drawn once the phone has shown the rest: its 64 svg elements swapped
   // with the answer held the news and the next deal's form back ~9 ms on a 4x-slowed phone
-  // (benchmarks/tap.py), for a chart that sits below the deals. A later answer that replaces
-  // the template first draws its own
+  // (benchmarks/tap.py), for a chart that sits below the deals. Its lines come as their new
+  // point alone (data-append: how many points the line shown has before it), added to the
+  // lines shown; a chart that does not have them (never so far) is fetched whole
   const afterShowing = window.requestIdleCallback
     ? (draw) => window.requestIdleCallback(draw, {timeout: 200})
     : (draw) => requestAnimationFrame(() => setTimeout(draw, 0));
+  const pointsOf = (line) => (line ? line.getAttribute("points").trim().split(/\s+/).length : -1);
+  function draw(drawing) {
+    const into = document.getElementById(drawing.dataset.draws);
+    if (!drawing.isConnected || !into || !drawing.content.childNodes.length) return;
+    const content = drawing.content;
+    const added = [...content.querySelectorAll("polyline[data-append]")];
+    const shown = added.map((line) => into.querySelector(`polyline.${[...line.classList].join(".")}`));
+    if (added.some((line, at) => pointsOf(shown[at]) !== Number(line.dataset.append))) {
+      content.replaceChildren();
+      drawWhole(into);
+      return;
+    }
+    added.forEach((line, at) => {
+      line.setAttribute("points", `${shown[at].getAttribute("points")} ${line.getAttribute("points")}`);
+      line.removeAttribute("data-append");
+    });
+    into.replaceChildren(content);
+  }
+  function drawWhole(into) {
+    fetch(location.pathname, {headers: {Accept: "text/html"}})
+      .then((answer) => (answer.ok ? answer.text() : Promise.reject(answer.status)))
+      .then((page) => {
+        const whole = new DOMParser().parseFromString(page, "text/html").getElementById(into.id);
+        if (whole && into.isConnected) into.replaceChildren(...whole.childNodes);
+      })
+      .catch(() => { /* out of reach: the next deal's answer or a reload draws it */ });
+  }
   document.addEventListener("htmx:afterSettle", (event) => {
     const drawing = event.target;
     if (!drawing.matches || !drawing.matches("template[data-draws]")) return;
-    afterShowing(() => {
-      const into = document.getElementById(drawing.dataset.draws);
-      if (!drawing.isConnected || !into || !drawing.content.childNodes.length) return;
-      into.replaceChildren(drawing.content);
-    });
+    afterShowing(() => draw(drawing));
+  });
+  // an answer that brings the next drawing before the last was drawn (deals sent one after
+  // another from the phone's queue) draws the last first: its points are the next one's start
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const {target} = event.detail;
+    if (target.matches("template[data-draws]")) draw(target);
   });
 
   // a poll's answer the region already shows is not swapped in again. When the game has not

@@ -27,12 +27,24 @@ MARK_GAP = 6
 @dataclass(frozen=True)
 class Series:
     name: str
-    points: str  # "x,y x,y …" for an svg polyline
-    last: tuple[float, float]
+    heights: tuple[float, ...]  # where the line is after each deal (0: before the first)
+    last: tuple[float, float]  # its end, where its dot is drawn
     total: int
     mark: str  # the player's mark: their line ends in it, and the standings show it
     mark_x: float  # where the mark is written: beside the line's end dot, on its right
     mark_y: float  # and at its height, moved from the others' marks
+
+    # a line is drawn through its deals by number, scaled to the chart's width by its group
+    # (Chart.x_scale): a deal's point stays where it is as the game goes on, and a new deal's
+    # answer brings that deal's point alone (black_spy/_changed.html, static/js/app.js)
+    @property
+    def points(self) -> str:
+        """ "number,height …" for an svg polyline."""
+        return " ".join(f"{number},{height}" for number, height in enumerate(self.heights))
+
+    @property
+    def last_point(self) -> str:
+        return f"{len(self.heights) - 1},{self.heights[-1]}"
 
 
 def player_marks(names: Sequence[str]) -> list[str]:
@@ -75,6 +87,8 @@ class Chart:
     shoots: tuple[tuple[float, float, str], ...]  # where each shoot happened, and by whom
     x_ticks: tuple[tuple[float, int], ...]
     y_ticks: tuple[tuple[float, int], ...]
+    x_scale: float  # the width of a deal: the lines' group is drawn this much wider
+    deals: int
 
 
 def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Chart:
@@ -85,8 +99,7 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     left, top, bottom = 34, 16, 22
     right = MARK_GAP + round(max(len(mark) for mark in marks) * LABEL_CHAR_WIDTH) + 2
     deals = len(state.deals)
-    lowest = min([0, *(min(deal.totals) for deal in state.deals)])
-    highest = max([state.end_value, *(max(deal.totals) for deal in state.deals)])
+    lowest, highest = _span(state.deals, state.end_value)
     span_x = max(deals, 1)
     span_y = max(highest - lowest, 1)
 
@@ -107,7 +120,7 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     series = [
         Series(
             name,
-            " ".join(f"{px},{py}" for px, py in lines[seat]),
+            tuple(row[seat] for row in heights),
             lines[seat][-1],
             state.totals[seat],
             marks[seat],
@@ -129,7 +142,21 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
     end_y = y(state.end_value)
     text = pgettext("chart: the end value", "end %(value)s", value=format_decimal(state.end_value))
     label = _place_label(text, end_y, left, width - right, height, lines)
-    return Chart(width, height, left, bottom, tuple(series), end_y, state.end_value, label, shoots, ticks, y_ticks)
+    x_scale = round((width - left - right) / span_x, 4)
+    return Chart(
+        width, height, left, bottom, tuple(series), end_y, state.end_value, label, shoots, ticks, y_ticks, x_scale, deals
+    )
+
+
+def _span(deals: Sequence[bs.PlayedDeal], end_value: int) -> tuple[int, int]:
+    """The lowest and highest totals the chart's height spans: 0 and the end value at least."""
+    return min([0, *(min(deal.totals) for deal in deals)]), max([end_value, *(max(deal.totals) for deal in deals)])
+
+
+def adds_a_point(state: bs.GameState) -> bool:
+    """Whether the chart after the last deal is the chart before it with a point more on each
+    line: its height spans the same totals, so every earlier point stays where it was."""
+    return len(state.deals) > 1 and _span(state.deals, state.end_value) == _span(state.deals[:-1], state.end_value)
 
 
 @lru_cache(maxsize=4096)

@@ -15,7 +15,7 @@ from companion.store.statistics import Period
 
 from . import codec, stats, views, words
 from . import rules as bs
-from .chart import player_marks, score_chart
+from .chart import adds_a_point, player_marks, score_chart
 from .forms import MAX_ROWS, share_from_form
 from .models import KEY, BlackSpyGame, share_from_json, share_to_json
 
@@ -46,6 +46,7 @@ class BlackSpy(GameKind):
             rematch_first_dealer=bs.rematch_first_dealer,
             # drawn by black_spy/_progress.html for every page and every write
             score_chart=score_chart,
+            adds_a_point=adds_a_point,
             player_marks=player_marks,
         )
 
