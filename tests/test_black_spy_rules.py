@@ -1005,3 +1005,32 @@ def test_a_deal_made_of_each_players_share_is_checked_as_one_typed_whole() -> No
     assert deal_from_shares(STANDARD, players, [Share(points=70, shot=False), *shoot[1:]]) == PointsEntry((70, -5, -5, 0))
     with pytest.raises(RulesError, match="Ana and Ben each say they took all 16 black cards"):
         deal_from_shares(STANDARD, players, [Share(points=70, shot=True), Share(points=-5, shot=True), *shoot[2:]])
+
+
+def fold_of(setup: Setup, entries: list[PointsEntry], together: int, monkeypatch: pytest.MonkeyPatch) -> object:
+    """The game's state, or the refusal, with folds started from kept folds of ``together`` deals."""
+    from companion.kinds.black_spy.rules import game
+
+    monkeypatch.setattr(game, "FOLDED_TOGETHER", together)
+    game._replay.cache_clear()
+    try:
+        return replay(setup, entries)
+    except RulesError as refusal:
+        return (type(refusal), refusal.message, refusal.errors)
+    finally:
+        game._replay.cache_clear()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    deals=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60)), min_size=1, max_size=45),
+    end=st.sampled_from([100, 300, 1000]),
+)
+def test_a_long_game_folded_from_its_first_deals_kept_is_the_game_folded_whole(deals, end) -> None:
+    # every deal sums to 60 but some, which the rules refuse; a game may end before its last deal
+    entries = [PointsEntry((a, b, 60 - a - b)) if a + b <= 60 else PointsEntry((a, b, c)) for a, b, c in deals]
+    setup = Setup(rule_set("standard", end_value=end), ("Ana", "Ben", "Cy"), 0)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        whole = fold_of(setup, entries, 10_000, monkeypatch)
+        for together in (1, 4, 16):
+            assert fold_of(setup, entries, together, monkeypatch) == whole

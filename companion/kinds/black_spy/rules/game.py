@@ -136,14 +136,22 @@ def replay(setup: Setup, entries: Sequence[DealEntry]) -> GameState:
     return _replay(setup, tuple(entries))
 
 
+# a long game's fold starts from the fold of its first deals, kept: those up to the last
+# multiple of this before its last deal. A deal added to a game of 60 folds the deals since
+# the 48th, not all 61 (the fold of 61 was 0.3 ms, and a game's writes grew with it)
+FOLDED_TOGETHER = 16
+
+
 @lru_cache(maxsize=64)
 def _replay(setup: Setup, entries: tuple[DealEntry, ...]) -> GameState:
     rules = setup.rules
     end_value = rules.end_value(setup.size)
-    totals = (0,) * setup.size
-    played: list[PlayedDeal] = []
-    finished = False
-    for number, entry in enumerate(entries, start=1):
+    start = (len(entries) - 1) // FOLDED_TOGETHER * FOLDED_TOGETHER if entries else 0
+    before = _replay(setup, entries[:start]) if start else None
+    totals = before.totals if before else (0,) * setup.size
+    played: list[PlayedDeal] = list(before.deals) if before else []
+    finished = before.finished if before else False
+    for number, entry in enumerate(entries[start:], start=start + 1):
         if finished:
             raise GameOverError(
                 N_("The game ended after deal %(last)s; deal %(number)s cannot be played.", last=number - 1, number=number),
