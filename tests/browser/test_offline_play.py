@@ -372,6 +372,10 @@ def test_a_score_at_the_shoot_threshold_asks_offline_what_it_asks_online_and_kee
     expect(page.get_by_role("button", name="Record deal 1")).to_be_hidden()
     page.get_by_role("button", name="Yes: 0 for Ana, 60 for everyone else").click()
     expect(status(page)).to_contain_text("Deal 1 is saved on this phone")
+    # the waiting row marks the shoot as the server's row will
+    waiting = page.locator(".deals tbody tr.offline-row")
+    expect(waiting.locator("td.shooter")).to_have_text("70 shot")
+    expect(waiting.locator(".shot")).to_have_attribute("title", "took all 16 black cards")
     context.set_offline(False)
     expect(status(page)).to_contain_text("1 deal saved on this phone is now recorded.")
     assert exported(game)["deals"] == [{"raw": shoot, "shooter": "Ana"}]

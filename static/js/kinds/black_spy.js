@@ -262,7 +262,13 @@
       const head = element("th", "", formatted(entry.number));
       head.scope = "row";
       head.append(" ", element("span", "badge", entry.status === "refused" ? said.refused_word : said.waiting_word));
-      row.append(head, ...entry.values.map((value) => element("td", "", value)));
+      // a shoot the table answered is marked as the server's rows mark it
+      const shooter = shooterOf(entry);
+      row.append(head, ...entry.values.map((value, seat) => {
+        const cell = element("td", seat === shooter ? "shooter" : "", value);
+        if (seat === shooter) cell.append(" ", Object.assign(element("span", "shot", said.shot_word), {title: said.shot_title}));
+        return cell;
+      }));
       body.prepend(row);
     });
     const form = game.querySelector("form.deal-form");
@@ -283,6 +289,12 @@
     clearForm(form, template ? template.dataset.dealer : "none");
   }
 
+  // the seat the table said took every black card, by the shoot question's answer the entry sent
+  function shooterOf(entry) {
+    const shooter = new URLSearchParams(entry.body || "").get("shoot");
+    return shooter !== null && /^\d+$/.test(shooter) ? Number(shooter) : null;
+  }
+
   // the standings with the deals waiting on the phone counted in, marked as provisional:
   // a deal scores its raw points, or a shoot's (0 for the shooter, the deal total for the
   // others); by cards the points shown are the shoot's already
@@ -299,10 +311,9 @@
     const total = JSON.parse(rulesOf(form).dataset.checks).deal_total;
     const added = [];
     waiting.forEach((entry) => {
-      const shooter = new URLSearchParams(entry.body || "").get("shoot");
+      const shooter = shooterOf(entry);
       entry.values.forEach((value, seat) => {
-        const shot = shooter !== null && /^\d+$/.test(shooter);
-        const score = shot ? (Number(shooter) === seat ? 0 : total) : Number(value) || 0;
+        const score = shooter !== null ? (shooter === seat ? 0 : total) : Number(value) || 0;
         added[seat] = (added[seat] || 0) + score;
       });
     });
