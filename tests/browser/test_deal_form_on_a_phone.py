@@ -250,6 +250,21 @@ def test_counting_cards_shows_each_players_points_and_where_the_rest_goes(phone:
     expect(phone.locator(".deals tbody tr").first).to_contain_text("25")
 
 
+def test_the_rest_shows_no_count_below_zero_when_the_others_counted_more_than_the_deck(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    phone.get_by_role("link", name="By cards").click()
+    phone.get_by_label("Dee gets the rest").check()
+    phone.locator("#black_spies-0").fill("4")
+    expect(phone.locator("#black_spies-3")).to_have_value("2")
+    phone.locator("#black_spies-1").fill("3")
+    # 7 of the deck's 6: nothing is left for Dee, and no -1 is shown as a count
+    expect(phone.locator("#black_spies-3")).to_have_value("")
+    phone.locator("#black_spies-2").fill("0")
+    phone.get_by_role("button", name="Record deal 1").click()
+    # the count that is wrong is said, in the rules' words
+    expect(phone.locator(".deal-form .error", has_text="7")).to_be_visible()
+
+
 def test_a_blank_row_refused_is_no_fault_once_that_player_gets_the_rest(phone: Page, server: Server) -> None:
     new_game(phone, server.url)
     phone.get_by_role("link", name="By cards").click()

@@ -42,7 +42,9 @@
         const value = parseInt(input.value || "0", 10);
         if (!Number.isNaN(value)) others += value;
       });
-      if (target) target.value = String(most - others);
+      // more counted by the others than the deck holds leaves the rest nothing to show (a
+      // negative count is no count); Record says what is wrong
+      if (target) target.value = others > most ? "" : String(most - others);
     });
   }
 
