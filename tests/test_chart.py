@@ -56,9 +56,11 @@ def test_players_with_equal_totals_each_keep_a_line_of_their_own(client: FlaskCl
     names, deals, rules = TIED[case]
     lines = lines_of(chart_of(client, play(client, names, deals, **rules)))
     assert sorted(lines) == list(range(len(names)))
-    for point in range(len(deals) + 1):
+    # every line starts at one point, 0 before the first deal
+    assert len({line[0] for line in lines.values()}) == 1
+    for point in range(1, len(deals) + 1):
         heights = sorted(line[point][1] for line in lines.values())
-        # side by side, so that no line covers another
+        # side by side after each deal, so that no line covers another
         assert all(b - a >= LINE_WIDTH for a, b in pairwise(heights)), (point, heights)
 
 
@@ -186,3 +188,42 @@ def test_a_deal_that_stretches_the_chart_brings_every_point_again(client: FlaskC
     chart = answer_chart(client, game_id, [40, 0, 10, 10])
     assert "data-append" not in chart
     assert all(len(points.split()) == 4 for points in re.findall(r'<polyline [^>]*points="([^"]*)"', chart))
+
+
+def test_each_mark_is_joined_to_its_own_dot_and_stays_on_the_chart(client: FlaskClient) -> None:
+    # six players close together after one deal, at the chart's foot: their marks are moved
+    # apart, and were read beside another player's dot (and ran off the chart's bottom)
+    names = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+    chart = chart_of(client, play(client, names, [[10, 10, 10, 10, 10, 10]], end_value="250"))
+    dots = {
+        int(seat): (float(x), float(y))
+        for seat, x, y in re.findall(r'<circle class="end-dot seat-(\d)" cx="([^"]*)" cy="([^"]*)"', chart)
+    }
+    marks = {
+        int(seat): (float(x), float(y))
+        for seat, x, y in re.findall(r'<text class="end-mark seat-(\d)" x="([^"]*)" y="([^"]*)" text-anchor="start">', chart)
+    }
+    leads = {
+        int(seat): tuple(map(float, ends))
+        for seat, *ends in re.findall(
+            r'<line class="mark-lead seat-(\d)" x1="([^"]*)" y1="([^"]*)" x2="([^"]*)" y2="([^"]*)"/>', chart
+        )
+    }
+    assert dots.keys() == marks.keys() == leads.keys() == set(range(6))
+    height = float(re.search(r'viewBox="0 0 \d+ (\d+)"', chart).group(1))
+    for seat in range(6):
+        x1, y1, x2, y2 = leads[seat]
+        # from the dot's edge to the mark's middle, a third of the text's height above its baseline
+        assert (x1, y1) == pytest.approx((dots[seat][0] + 3, dots[seat][1]))
+        assert x2 < marks[seat][0] and y2 == pytest.approx(marks[seat][1] - LABEL_SIZE / 3, abs=0.1)
+        assert LABEL_SIZE <= marks[seat][1] <= height
+    # the marks keep the dots' order, top to bottom
+    assert sorted(range(6), key=lambda seat: marks[seat][1]) == sorted(range(6), key=lambda seat: dots[seat][1])
+
+
+def test_the_last_deal_is_always_numbered_under_the_chart(client: FlaskClient) -> None:
+    chart = chart_of(client, play(client, ("Ana", "Ben", "Cy"), [[20, 20, 20]] * 13, end_value="1000"))
+    numbers = [
+        int(number) for number in re.findall(r'<text class="tick" x="[^"]*" y="[^"]*" text-anchor="middle">(\d+)</text>', chart)
+    ]
+    assert numbers[0] == 0 and numbers[-1] == 13 and numbers == sorted(set(numbers))

@@ -20,8 +20,9 @@ LABEL_SIZE = 10  # the end value's label, in svg units (the stylesheet's font si
 MARK_SPACING = LABEL_SIZE + 1
 # wide enough for any letter or digit of the label's font, so a guess errs on the safe side
 LABEL_CHAR_WIDTH = 0.62 * LABEL_SIZE
-# from a line's end dot to its mark, beside it on the right
-MARK_GAP = 6
+# from a line's end dot to its mark, beside it on the right: room for the lead that joins
+# them, slanted where marks of lines ending close together were moved apart
+MARK_GAP = 14
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,11 @@ class Series:
     @property
     def last_point(self) -> str:
         return f"{len(self.heights) - 1},{self.heights[-1]}"
+
+    @property
+    def mark_middle(self) -> float:
+        """The height of the mark's middle, where the lead from the line's dot reaches it."""
+        return round(self.mark_y - LABEL_SIZE / 3, 1)
 
 
 def player_marks(names: Sequence[str]) -> list[str]:
@@ -111,12 +117,19 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
 
     players = range(state.setup.size)
     totals = [(0,) * state.setup.size, *(tuple(deal.totals) for deal in state.deals)]
-    heights = [_heights(row, top, height - top - bottom, highest, span_y) for row in totals]
+    # every line starts at one point, 0 before the first deal (spread apart there, a line
+    # seemed to start below 0, or to stay flat through a first deal that scored)
+    start = _heights(totals[0][:1], top, height - top - bottom, highest, span_y) * state.setup.size
+    heights = [start, *(_heights(row, top, height - top - bottom, highest, span_y) for row in totals[1:])]
     xs = [x(number) for number in range(deals + 1)]
     lines = [[(xs[number], row[seat]) for number, row in enumerate(heights)] for seat in players]
     # the marks of lines that end close together are written a line of text apart, each
     # beside its dot (a baseline a third of the text's height below the dot's middle)
-    mark_ys = side_by_side([lines[seat][-1][1] + LABEL_SIZE / 3 for seat in players], spacing=MARK_SPACING)
+    mark_ys = within(
+        side_by_side([lines[seat][-1][1] + LABEL_SIZE / 3 for seat in players], spacing=MARK_SPACING),
+        LABEL_SIZE,
+        height - bottom + LABEL_SIZE / 3,
+    )
     series = [
         Series(
             name,
@@ -135,7 +148,13 @@ def score_chart(state: bs.GameState, width: int = 360, height: int = 220) -> Cha
         if deal.shooter is not None
     )
     step = max(1, -(-deals // 8))
-    ticks = tuple((x(number), number) for number in range(0, deals + 1, step))
+    numbers = list(range(0, deals + 1, step))
+    # the last deal is always numbered: it takes the place of a number too close before it
+    if numbers[-1] != deals:
+        if deals - numbers[-1] < step / 2:
+            numbers.pop()
+        numbers.append(deals)
+    ticks = tuple((x(number), number) for number in numbers)
     value_step = _nice_step(span_y)
     first = -(-lowest // value_step) * value_step
     y_ticks = tuple((y(value), value) for value in range(first, highest + 1, value_step))
@@ -203,6 +222,21 @@ def side_by_side(heights: Sequence[float], spacing: float = LINE_SPACING) -> lis
         for rank, member in enumerate(members):
             placed[member] = round(centre + (rank - half) * spacing, 1)
     return placed
+
+
+def within(heights: Sequence[float], highest: float, lowest: float) -> list[float]:
+    """Heights spread apart, moved together as little as keeps them between ``highest`` and
+    ``lowest`` (the marks of lines ending at the chart's foot ran off it).
+
+    >>> within([200.0, 211.0, 222.0], 10, 210)
+    [188.0, 199.0, 210.0]
+    >>> within([50.0, 60.0], 10, 210)
+    [50.0, 60.0]
+    """
+    if not heights:
+        return []
+    shift = min(0.0, lowest - max(heights)) or max(0.0, highest - min(heights))
+    return [round(height + shift, 1) for height in heights]
 
 
 def _place_label(
