@@ -175,7 +175,10 @@ def _span(deals: Sequence[bs.PlayedDeal], end_value: int) -> tuple[int, int]:
 def adds_a_point(state: bs.GameState) -> bool:
     """Whether the chart after the last deal is the chart before it with a point more on each
     line: its height spans the same totals, so every earlier point stays where it was."""
-    return len(state.deals) > 1 and _span(state.deals, state.end_value) == _span(state.deals[:-1], state.end_value)
+    if len(state.deals) < 2:
+        return False
+    lowest, highest = _span(state.deals[:-1], state.end_value)
+    return lowest <= min(state.deals[-1].totals) and max(state.deals[-1].totals) <= highest
 
 
 @lru_cache(maxsize=4096)
@@ -251,7 +254,14 @@ def _place_label(
         Label(width - 4, below, "end", text),
     ]
     inside = [label for label in candidates if _box(label)[1] >= 0 and _box(label)[3] <= height] or candidates
-    return min(inside, key=lambda label: sum(_crosses(_box(label), line) for line in lines))
+    # the first place no line crosses (most games: the first), else the one fewest cross
+    crossings = []
+    for label in inside:
+        crossed = sum(_crosses(_box(label), line) for line in lines)
+        if not crossed:
+            return label
+        crossings.append(crossed)
+    return inside[crossings.index(min(crossings))]
 
 
 def _box(label: Label) -> tuple[float, float, float, float]:
