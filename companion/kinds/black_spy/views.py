@@ -91,7 +91,9 @@ def record_deal(game_id: str) -> Response:
     # a page that showed the game just before this deal only adds its row; one that missed
     # another phone's edit meanwhile gets every row again
     added = written.follows(form.get("version"))
-    return pages.after_write(written.game, pages.deal_message(written.state), mode, added=added, undo_here=True)
+    return pages.after_write(
+        written.game, pages.deal_message(written.state), mode, added=added, undo_here=True, state=written.state
+    )
 
 
 @bp.post("/black-spy/<game_id>/undo")

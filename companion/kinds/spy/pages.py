@@ -60,9 +60,11 @@ def render_game(
     return page_or_fragment("spy/game.html", "spy/_changed.html", status, **context)
 
 
-def after_write(game: SpyGame, message: str) -> Response:
+def after_write(game: SpyGame, message: str, state: rules.SpyState | None = None) -> Response:
+    """After a change: the fragment for htmx, a 303 to the game page otherwise. ``state``: the
+    game as the write left it, where the write has it (not folded again from its turns)."""
     if htmx:
-        return render_game(game, game.state(), message=message)
+        return render_game(game, state or game.state(), message=message)
     flash(say(message))
     return redirect(url_for("spy.show", game_id=game.id), code=303)
 

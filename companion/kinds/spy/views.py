@@ -144,7 +144,7 @@ def record_turn(game_id: str) -> Response:
         return pages.after_write(written.game, pages.ALREADY_RECORDED)
     if not written.done:
         return pages.recorded_elsewhere(written.game)
-    return pages.after_write(written.game, pages.turn_message(written.state, written.row.entry()))
+    return pages.after_write(written.game, pages.turn_message(written.state, written.row.entry()), written.state)
 
 
 @bp.post("/spy/<game_id>/undo")
