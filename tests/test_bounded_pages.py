@@ -150,6 +150,20 @@ def test_a_new_deal_from_a_current_page_adds_its_row_and_drops_the_oldest_shown(
     assert chart and "<polyline" in chart.group(1) and "Ana 180" in chart.group(1)
     # the game's rules for the form's script stay where the page carries them once
     assert 'data-rules-from="deal-rules"' in html and "data-checks" not in html and "offline-question" not in html
+    # of the game's actions, the Undo alone changes: it undoes the new deal
+    assert re.search(r'<form id="undo-last"[^>]* hx-swap-oob="true"', html) and "Undo deal 9" in html
+    assert 'id="game-actions"' not in html and "Export (JSON)" not in html
+
+
+def test_a_new_deal_that_ends_the_game_brings_the_game_s_actions_whole(client: FlaskClient) -> None:
+    """A game over has other actions (the rematch, BG Stats): the answer brings them all."""
+    game_id = start_game(client, end_value="50")
+    post_points(client, game_id, [20, 15, 25, 0])
+    version = shown_version(client, game_id)
+    html = post_points(client, game_id, [0, 0, 30, 30], htmx=True, version=version).get_data(as_text=True)
+    assert "The game is over." in html
+    assert re.search(r'<section id="game-actions"[^>]* hx-swap-oob="true"', html)
+    assert "Rematch" in html and "Undo deal 2" in html
 
 
 def test_a_game_page_carries_its_deal_rules_once_outside_what_a_write_swaps(client: FlaskClient) -> None:
