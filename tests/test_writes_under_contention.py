@@ -285,3 +285,36 @@ def _race(app, edit: tuple[str, dict[str, str]], version: int, undo_address: str
 
 def exported_rounds(client, game_id: str) -> int:
     return len(client.get(f"/scorepad/{game_id}/export.json").get_json()["games"][0]["rounds"])
+
+
+def test_a_deal_that_waited_for_another_phone_s_edit_keeps_the_totals_that_edit_left(app: Flask) -> None:
+    """Another phone changes deal 1 while this one records deal 2: this one waits for the
+    game, then reads it as the edit left it, seats and all. (On PostgreSQL a locked read of
+    the game with its seats joined gave the game's row after the edit but its seats from
+    before: a total the edit changed, and the new deal did not, was kept as before the edit.)"""
+    from companion.kinds.black_spy.models import Deal
+    from companion.store.base import db
+    from companion.store.games import Game, Seat
+
+    client = app.test_client()
+    game_id = start_game(client)
+    assert post_points(client, game_id, [20, 15, 25, 0]).status_code == 303
+    answers: list[int] = []
+    with app.app_context():
+        games, seats, deals = Game.__table__, Seat.__table__, Deal.__table__
+        with db.engine.connect() as other, other.begin():
+            # the other phone's edit of deal 1 to 0, 15, 25, 20, as its write makes it
+            other.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+            other.execute(deals.update().where(deals.c.game_id == game_id, deals.c.number == 1).values(raw=[0, 15, 25, 20]))
+            for position, total in enumerate([0, 15, 25, 20]):
+                other.execute(seats.update().where(seats.c.game_id == game_id, seats.c.position == position).values(total=total))
+            other.execute(games.update().where(games.c.id == game_id).values(version=games.c.version + 1))
+            phone = threading.Thread(
+                target=lambda: answers.append(post_points(app.test_client(), game_id, [20, 0, 40, 0]).status_code)
+            )
+            phone.start()
+            time.sleep(0.5)  # the deal waits for the game meanwhile
+        phone.join()
+        kept = db.session.scalars(select(Seat.total).where(Seat.game_id == game_id).order_by(Seat.position)).all()
+    assert answers == [303]
+    assert list(game_state(app, game_id).totals) == [20, 15, 65, 20] == kept

@@ -220,10 +220,13 @@ def game_or_404(model: type[KindGame], game_id: str) -> KindGame:
     game = db.session.get(
         model,
         game_id[:64],
-        # its seats read in its statement, not a second one: on PostgreSQL a round trip fewer
-        # (and its row alone locked: the seats' side of an outer join cannot be)
-        options=(joinedload(Game.seats),),
-        with_for_update={"of": Game.__table__} if writing else None,
+        # a page's seats read in the game's statement, not a second one (on PostgreSQL a round
+        # trip fewer). Never a write's: PostgreSQL, once another phone's write it waited on
+        # for the lock is in, gives the game's row as that write left it but the seats as they
+        # were before (the seats' rows are not the lock's), and a total the write changed was
+        # kept wrong. A write reads them after the lock, in their own statement
+        options=() if writing else (joinedload(Game.seats),),
+        with_for_update=True if writing else None,
     )
     if writing and game is not None:
         db.session.info.setdefault(HELD, set()).add(game.id)
