@@ -120,13 +120,14 @@ def record(game: G, entry: Any, submission: str | None, number: str | None) -> W
     """
     submission = (submission or "")[:64] or None
     _hold(game)
-    inputs = game.inputs()
-    # a repeat is looked for among the game's inputs, loaded already: one stored by another
-    # request since they were read (or in another game) is refused at the commit, and told
-    # apart from a conflict there
-    if submission and any(row.submission_id == submission for row in inputs):
+    # the inputs as the rules take them, not as objects: a new one needs none of the others
+    log = game.input_log()
+    # a repeat is looked for among the game's inputs as read: one stored by another request
+    # since they were read (or in another game) is refused at the commit, and told apart
+    # from a conflict there
+    if submission and submission in log.submissions:
         return Written(Outcome.REPEATED, game)
-    if number and number != str(len(inputs) + 1):
+    if number and number != str(log.count + 1):
         return Written(Outcome.STALE, game)
     entry = _given(entry)
     after = game.played(entry)
@@ -135,14 +136,17 @@ def record(game: G, entry: Any, submission: str | None, number: str | None) -> W
     # race lost is found at the commit, as every other
     clear_shares(game)
     row = game.input_row(entry)
-    row.number = len(inputs) + 1
+    row.number = log.count + 1
     row.submission_id = submission
     # named now, not at the flush: the session finds the game an input belongs to by it
     row.game_id = game.id
     # most inputs leave the game open, and are written as statements; the rest by the flush
     written = appending.append(game, row, after)
     if written is None:
-        inputs.append(row)
+        # the inputs as objects, read now for the flush: their read flushes nothing yet (a
+        # flush here, of the table's way of entering, say, bumped the version a second time)
+        with db.session.no_autoflush:
+            game.inputs().append(row)
         written = commit_or_conflict()
     if not written:
         now = _reloaded(game)

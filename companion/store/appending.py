@@ -118,8 +118,12 @@ def append(game: Game, row: Any, state: Any) -> bool | None:
         set_committed_value(seat, "won", won)
     make_transient_to_detached(row)  # what the insert's defaults gave it is read if asked for
     session.add(row)
+    # the game's inputs as objects, where the session holds them; as the log read for the
+    # write, where it does not (service.record reads no object of the inputs before it)
     for collection in game.input_collections:
-        set_committed_value(game, collection, [*getattr(game, collection), row])
+        if collection in game.__dict__:
+            set_committed_value(game, collection, [*getattr(game, collection), row])
+    game.log_appended(row)
     try:
         session.commit()
     except CONFLICTS:

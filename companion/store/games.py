@@ -14,10 +14,11 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from flask import abort, has_request_context, request
-from sqlalchemy import ForeignKey, Index, String, event, select
+from sqlalchemy import ForeignKey, Index, Select, String, bindparam, event, select
 from sqlalchemy.orm import Mapped, Session, SessionTransaction, joinedload, mapped_column, relationship, selectinload
 
 from .base import Model, db, utcnow
@@ -48,6 +49,24 @@ def new_public_id() -> str:
             if byte < _UNIFORM_BELOW
         ]
     return "".join(characters[:PUBLIC_ID_LENGTH])
+
+
+@dataclass(frozen=True)
+class InputLog:
+    """A game's inputs as its rules take them, in order, with the submissions they came
+    with: what a write checks a new input against (a repeat, a page out of date) and plays it
+    after. ``version``: the game's, when they were read."""
+
+    version: int
+    count: int
+    submissions: frozenset[str]
+    # as the rules take them: None for a kind whose input rows read no entry of their own
+    # (it folds its inputs as it likes, Game.state)
+    entries: tuple[Any, ...] | None
+
+
+# where a game keeps the log read of its inputs, beside its mapped attributes (Game.input_log)
+_LOG = "_input_log"
 
 
 @dataclass(frozen=True)
@@ -122,6 +141,45 @@ class Game(Model):
         """The game's input rows (deals, turns, rounds), in order."""
         raise NotImplementedError
 
+    def input_log(self) -> InputLog:
+        """The game's inputs as its rules take them, and their submissions.
+
+        Read as plain rows, once for each version of the game, where the session holds no
+        input objects of it: a write that adds an input after the last needs no object of the
+        others (60 deals as objects took 0.65 ms, as rows 0.3). Where it holds them (an edit,
+        an undo, a page that showed them), from them: they may hold changes not yet written.
+        A kind whose inputs are not one collection of input rows (the score pad's are its
+        pad's) reads its objects.
+        """
+        model = self.input_model
+        if len(self.input_collections) != 1 or not hasattr(model, "entry_of"):
+            objects = self.inputs()
+            return InputLog(self.version, len(objects), _submissions(objects), None)
+        if self.input_collections[0] in self.__dict__:
+            objects = self.inputs()
+            return InputLog(self.version, len(objects), _submissions(objects), tuple(row.entry() for row in objects))
+        log: InputLog | None = self.__dict__.get(_LOG)
+        if log is None or log.version != self.version:
+            rows = db.session.execute(_log_of(model), {"game": self.id}).all()
+            log = InputLog(self.version, len(rows), _submissions(rows), tuple(model.entry_of(row) for row in rows))
+            self.__dict__[_LOG] = log
+        return log
+
+    def logged_entries(self) -> list[Any]:
+        """The game's inputs as its rules take them (a kind whose input rows read their entry)."""
+        entries = self.input_log().entries
+        if entries is None:
+            raise TypeError(f"{type(self).input_model.__name__} reads no entry: its kind folds its inputs itself")
+        return list(entries)
+
+    def log_appended(self, row: Any) -> None:
+        """Say ``row`` was written after the game's last input, its version now one higher:
+        the log read for the write goes on with it (store/appending.py)."""
+        log: InputLog | None = self.__dict__.get(_LOG)
+        if log is not None and log.entries is not None and log.version == self.version - 1:
+            submissions = log.submissions | {row.submission_id} if row.submission_id else log.submissions
+            self.__dict__[_LOG] = InputLog(self.version, log.count + 1, submissions, (*log.entries, row.entry()))
+
     def state(self) -> Any:
         """The game's inputs folded by its kind's rules."""
         raise NotImplementedError
@@ -182,6 +240,20 @@ class Game(Model):
             rounds=self.rounds,
             next_number=None if self.finished else self.rounds + 1,
         )
+
+
+def _submissions(rows: Sequence[Any]) -> frozenset[str]:
+    return frozenset(row.submission_id for row in rows if row.submission_id)
+
+
+@lru_cache(maxsize=8)
+def _log_of(model: Any) -> Select[Any]:
+    """The statement reading a game's inputs of this model as plain rows: the columns its
+    ``entry_of`` reads and the submission, in order (made once: a statement's making and its
+    cache key cost more than its rows)."""
+    table = model.__table__
+    columns = [table.c.submission_id, *(table.c[name] for name in model.entry_columns)]
+    return select(*columns).where(table.c.game_id == bindparam("game")).order_by(table.c.number)
 
 
 KindGame = TypeVar("KindGame", bound=Game)

@@ -41,10 +41,17 @@ class Deal(Model):
     submission_id: Mapped[str | None] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
+    # what an entry is read from, in a row or in this object (Game.input_log reads rows)
+    entry_columns: ClassVar[tuple[str, ...]] = ("raw", "cards", "shooter")
+
+    @staticmethod
+    def entry_of(values: Any) -> bs.DealEntry:
+        if values.cards is not None:
+            return bs.CardsEntry(tuple(cards_from_json(taken) for taken in values.cards))
+        return bs.PointsEntry(raw=tuple(values.raw or ()), shooter=values.shooter)
+
     def entry(self) -> bs.DealEntry:
-        if self.cards is not None:
-            return bs.CardsEntry(tuple(cards_from_json(taken) for taken in self.cards))
-        return bs.PointsEntry(raw=tuple(self.raw or ()), shooter=self.shooter)
+        return self.entry_of(self)
 
     def set_entry(self, entry: bs.DealEntry) -> None:
         if isinstance(entry, bs.CardsEntry):
@@ -103,7 +110,7 @@ class BlackSpyGame(Game):
         return bs.Setup(rules=self.rules(), players=self.player_names, first_dealer=self.first_seat)
 
     def entries(self) -> list[bs.DealEntry]:
-        return [deal.entry() for deal in self.deals]
+        return self.logged_entries()
 
     def state(self) -> bs.GameState:
         return bs.replay(self.setup(), self.entries())

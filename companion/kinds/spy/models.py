@@ -38,14 +38,22 @@ class SpyTurn(Model):
     submission_id: Mapped[str | None] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    def entry(self) -> rules.Turn:
+    # what an entry is read from, in a row or in this object (Game.input_log reads rows)
+    entry_columns: ClassVar[tuple[str, ...]] = ("player", "move", "spy")
+
+    @staticmethod
+    def entry_of(values: Any) -> rules.Turn:
+        move, spy = values.move, values.spy
         return rules.Turn(
-            player=self.player,
-            move=None if self.move is None else rules.Move(**self.move),
+            player=values.player,
+            move=None if move is None else rules.Move(**move),
             spy=None
-            if self.spy is None
-            else rules.SpyAction(target=self.spy["target"], card=self.spy["card"], answer=rules.Answer(self.spy["answer"])),
+            if spy is None
+            else rules.SpyAction(target=spy["target"], card=spy["card"], answer=rules.Answer(spy["answer"])),
         )
+
+    def entry(self) -> rules.Turn:
+        return self.entry_of(self)
 
     def set_entry(self, turn: rules.Turn) -> None:
         self.player = turn.player
@@ -88,7 +96,7 @@ class SpyGame(Game):
         )
 
     def entries(self) -> list[rules.Turn]:
-        return [turn.entry() for turn in self.turns]
+        return self.logged_entries()
 
     def state(self) -> rules.SpyState:
         return rules.replay(self.setup(), self.entries())
