@@ -520,12 +520,16 @@
     });
     into.replaceChildren(content);
   }
+  // drawn only from the game the page shows: the service worker answers with the copy it
+  // kept when the server is out of reach, and a fetch can be overtaken by a later answer's
+  const versionOf = (page) => { const region = page.querySelector("[data-version]"); return region && region.dataset.version; };
   function drawWhole(into) {
     fetch(location.pathname, {headers: {Accept: "text/html"}})
       .then((answer) => (answer.ok ? answer.text() : Promise.reject(answer.status)))
       .then((page) => {
-        const whole = new DOMParser().parseFromString(page, "text/html").getElementById(into.id);
-        if (whole && into.isConnected) into.replaceChildren(...whole.childNodes);
+        const fetched = new DOMParser().parseFromString(page, "text/html");
+        const whole = fetched.getElementById(into.id);
+        if (whole && into.isConnected && versionOf(fetched) === versionOf(document)) into.replaceChildren(...whole.childNodes);
       })
       .catch(() => { /* out of reach: the next deal's answer or a reload draws it */ });
   }
