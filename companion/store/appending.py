@@ -128,6 +128,9 @@ def append(game: Game, row: Any, state: Any) -> bool | None:
         session.commit()
     except CONFLICTS:
         session.rollback()
+        # the row was never stored: the session forgets it (its rollback drops new objects only)
+        if row in session:
+            session.expunge(row)
         return False
     return True
 

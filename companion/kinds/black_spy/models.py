@@ -180,6 +180,9 @@ class BlackSpyGame(Game):
         session = inspect(self).session
         assert session is not None
         session.connection().execute(insert(SCORES), [{"game_id": self.id, **kept} for kept in score_rows(state, [row.number])])
+        if "scores" in self.__dict__:
+            # held as objects (seldom): read again when next asked for, with the new rows
+            session.expire(self, ["scores"])
 
     def _keep_stored_scores(self, rows: Sequence[dict[str, Any]]) -> None:
         """Any other change of a game already stored (an edit, an undo): its kept scores
