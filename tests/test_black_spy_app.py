@@ -139,6 +139,15 @@ def test_a_raw_score_of_sixty_or_more_asks_the_table_about_a_shoot_before_saving
     assert snapshot(app) == before
 
 
+def test_a_high_score_no_shoot_could_leave_is_recorded_without_the_question(client: FlaskClient, app: Flask) -> None:
+    """After a shoot the others hold only coloured Spies: with a 0 and a -3 among them, Ana's
+    68 cannot be one, and the table is not asked what the rules would refuse anyway."""
+    game_id = start_game(client)
+    response = post_points(client, game_id, [68, 0, -5, -3])
+    assert response.status_code == 303
+    assert game_state(app, game_id).totals == (68, 0, -5, -3)
+
+
 def test_a_confirmed_shoot_scores_zero_for_the_shooter_and_the_deal_total_for_the_rest(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [65, -5, 0, 0], shoot="0")

@@ -196,14 +196,31 @@ def how_to_enter_a_shoot(rules: RuleSet, players: Sequence[str], shooter: int) -
 
 
 def shoot_candidates(rules: RuleSet, raw: Sequence[int]) -> tuple[int, ...]:
-    """Seats whose raw score is high enough that they may have taken all 16 black cards.
+    """Seats that may have taken all 16 black cards: their raw score is high enough, and
+    the others' points are what such a shoot leaves them (``check_shoot``).
 
     A high score is not proof: 75 is "all blacks and one coloured Spy" or "all blacks
-    but the black 11", so the table must be asked.
+    but the black 11", so the table must be asked. Where no shoot could score so, it is not.
+
+    >>> shoot_candidates(STANDARD, (75, -5, -5, -5))
+    (0,)
+    >>> shoot_candidates(STANDARD, (68, 0, -5, -3))
+    ()
     """
     if not rules.shoot_rule:
         return ()
-    return tuple(seat for seat, points in enumerate(raw) if points >= rules.shoot_threshold)
+    players = tuple(str(seat) for seat in range(len(raw)))
+    return tuple(
+        seat for seat, points in enumerate(raw) if points >= rules.shoot_threshold and _could_shoot(rules, players, raw, seat)
+    )
+
+
+def _could_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], seat: int) -> bool:
+    try:
+        check_shoot(rules, players, raw, seat)
+    except RulesError:
+        return False
+    return True
 
 
 def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shooter: int) -> None:
