@@ -125,3 +125,35 @@ def test_a_spy_turn_is_written_as_statements_too(client: FlaskClient, app: Flask
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert (game.rounds, game.version) == (1, 2) and len(game.inputs()) == 1
+
+
+def spy_rows(app: Flask, game_id: str) -> dict[str, Any]:
+    from companion.kinds.spy.models import SpyTurn
+
+    with app.app_context():
+        return {
+            "game": tuple(
+                db.session.execute(
+                    select(Game.version, Game.finished, Game.rounds, Game.next_seat).where(Game.id == game_id)
+                ).one()
+            ),
+            "turns": db.session.execute(
+                select(SpyTurn.number, SpyTurn.player, SpyTurn.move, SpyTurn.spy)
+                .where(SpyTurn.game_id == game_id)
+                .order_by(SpyTurn.number)
+            ).all(),
+        }
+
+
+def test_spy_turns_written_as_statements_leave_the_rows_the_flush_leaves(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    by_statements = start_spy(client)
+    for number in range(1, 6):
+        assert client.post(f"/spy/{by_statements}/turns", data={"number": str(number)}).status_code == 303
+    monkeypatch.setattr(appending, "append", lambda *args: None)
+    by_flush = start_spy(client)
+    for number in range(1, 6):
+        assert client.post(f"/spy/{by_flush}/turns", data={"number": str(number)}).status_code == 303
+    assert spy_rows(app, by_statements) == spy_rows(app, by_flush)
+    assert spy_rows(app, by_flush)["game"][2] == 5
