@@ -259,6 +259,8 @@ def test_the_rest_shows_no_count_below_zero_when_the_others_counted_more_than_th
     phone.locator("#black_spies-1").fill("3")
     # 7 of the deck's 6: nothing is left for Dee, and no -1 is shown as a count
     expect(phone.locator("#black_spies-3")).to_have_value("")
+    # nor points that add up to more than a deal's: none are shown until the counts fit the deck
+    expect(phone.locator("output[data-points-for]")).to_have_text(["…", "…", "–", "…"])
     phone.locator("#black_spies-2").fill("0")
     phone.get_by_role("button", name="Record deal 1").click()
     # the count that is wrong is said, in the rules' words

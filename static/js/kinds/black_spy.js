@@ -71,6 +71,18 @@
     const typed = [...form.querySelectorAll("input.count")].some((input) => !input.readOnly && input.value.trim() !== "")
       || form.querySelector("fieldset[data-high] input:checked") !== null;
     let allBlacks = null;
+    // a kind of card counted past what the deck holds is no deal yet: its points would add up
+    // to more than a deal's, so none are shown (Record says which count is wrong)
+    const over = [...new Set([...form.querySelectorAll("input.count")].map((input) => input.dataset.key))].some((key) => {
+      let counted = 0;
+      let most = 0;
+      form.querySelectorAll(`input.count[data-key="${key}"]`).forEach((input) => {
+        most = parseInt(input.dataset.most, 10);
+        const count = parseInt(input.value || "0", 10);
+        if (!Number.isNaN(count)) counted += count;
+      });
+      return counted > most;
+    });
     // a row left blank (not the rest's) is a row still to fill: the rules refuse it, so it
     // shows no points yet rather than a 0 the deal would never be recorded with
     const blank = new Set();
@@ -91,8 +103,8 @@
       Object.entries(takers).forEach(([card, taker]) => {
         if (taker === seat) { points += values.high[card]; blacks += 1; }
       });
-      form.querySelector(`output[data-points-for="${seat}"]`).textContent = !typed || blank.has(seat) ? "–" : readable ? String(points) : "…";
-      if (typed && readable && blacks === blackCards) allBlacks = seat;
+      form.querySelector(`output[data-points-for="${seat}"]`).textContent = !typed || blank.has(seat) ? "–" : readable && !over ? String(points) : "…";
+      if (typed && readable && !over && blacks === blackCards) allBlacks = seat;
     });
     form.querySelectorAll("[data-shoot-note]").forEach((note) => { note.hidden = note.dataset.shootNote !== allBlacks; });
     // a shoot scores as the rules have it (0 for the taker, the deal's total for the rest),
