@@ -131,3 +131,18 @@ def test_a_restored_game_is_shown_as_it_is_not_as_a_page_kept_from_before_it_was
         shown = client.get(page).get_data(as_text=True)
         assert "Deal 3: " in shown and "Deal 2: " not in shown, "a page kept from before the delete was shown"
         assert len(re.findall(r'<tr id="deal-\d+"', shown)) == 2
+
+
+def test_a_restored_game_s_seat_links_open_it_again(client: FlaskClient) -> None:
+    """The players' phones kept their seat links: after a delete and a restore the same links
+    open their seats, with no new QR code to hand round."""
+    game_id = start_game(client)
+    page = client.get(f"/black-spy/{game_id}/phones").get_data(as_text=True)
+    links = [path for _seat, path in re.findall(r'<a data-seat="(\d+)" href="https?://[^/"]+(/seat/[^"]+)"', page)]
+    assert len(links) == 4 and all(client.get(link).status_code == 200 for link in links)
+    assert client.post(f"/games/{game_id}/delete").status_code == 303
+    assert all(client.get(link).status_code == 404 for link in links)
+    assert client.post(f"/deleted/{game_id}/restore").status_code == 303
+    assert all(client.get(link).status_code == 200 for link in links)
+    again = client.get(f"/black-spy/{game_id}/phones").get_data(as_text=True)
+    assert [path for _seat, path in re.findall(r'<a data-seat="(\d+)" href="https?://[^/"]+(/seat/[^"]+)"', again)] == links

@@ -16,7 +16,7 @@ from ..rules import Message
 from ..store.base import db
 from ..store.deleted import DeletedGame, forget, forget_older
 from ..store.figures import recount
-from ..store.games import Game
+from ..store.games import Game, Seat
 from ..store.statistics import by_day
 from .imports import import_games
 
@@ -34,6 +34,7 @@ def delete(game: Game) -> DeletedGame:
         created_at=game.created_at,
         data=kind.to_json(game),
         watch_id=game.watch_id,
+        seat_links=[seat.link for seat in game.seats] if any(seat.link for seat in game.seats) else None,
     )
     finished, model = game.finished, type(game)
     pairs = {(game.created_at.date(), seat.player_id) for seat in game.seats}
@@ -55,15 +56,20 @@ def restore(kept: DeletedGame) -> Game:
     kind = registry.named(kept.kind)
     if kind is None:
         raise LookupError(kept.kind)
-    game_id, watch_id = kept.id, kept.watch_id
+    game_id, watch_id, seat_links = kept.id, kept.watch_id, kept.seat_links or []
     # the import forgets the deleted copy once the game is back
     import_games([kind.parse(dict(kept.data))])
     game = db.session.get(Game, game_id)
     assert game is not None
+    # the links handed out before work again: its follow link, and each player's seat link
+    # (unless something else holds one meanwhile, which no link made since can)
     if watch_id is not None and db.session.scalar(select(Game.id).where(Game.watch_id == watch_id)) is None:
-        # its follow link, handed out before, works again (players' links are made anew)
         game.watch_id = watch_id
-        db.session.commit()
+    links = [link for link in seat_links if link]
+    if links and db.session.scalar(select(Seat.link).where(Seat.link.in_(links)).limit(1)) is None:
+        for seat, link in zip(game.seats, seat_links, strict=False):
+            seat.link = link
+    db.session.commit()
     return game
 
 

@@ -33,6 +33,9 @@ class DeletedGame(Model):
     # the game as a companion/1 file holds it, and its follow link's id, which no file holds
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     watch_id: Mapped[str | None] = mapped_column(String(32))
+    # each seat's link (None where none was made), which a restore gives back: the players'
+    # phones that hold them open the game again without a new QR code
+    seat_links: Mapped[list[str | None] | None] = mapped_column(JSON)
 
 
 def oldest_kept() -> datetime:
