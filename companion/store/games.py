@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from flask import abort, has_request_context, request
 from sqlalchemy import ForeignKey, Index, Select, String, bindparam, event, select
-from sqlalchemy.orm import Mapped, Session, SessionTransaction, joinedload, mapped_column, relationship, selectinload
+from sqlalchemy.orm import (
+    Mapped,
+    Session,
+    SessionTransaction,
+    contains_eager,
+    joinedload,
+    mapped_column,
+    relationship,
+    selectinload,
+)
 
 from .base import Model, db, utcnow
 
@@ -286,20 +295,16 @@ def game_or_404(model: type[KindGame], game_id: str) -> KindGame:
     """The game of this kind at this public id, or 404: one loader for every kind's pages.
 
     A request that may write (any but GET and HEAD) reads the game's row locked, as its
-    write takes it (service._hold): on PostgreSQL the read takes the lock, a statement fewer
-    before every write, and the game's seats and inputs are read after it."""
+    write takes it (service._hold), with its seats' rows (_locked_with_seats): on PostgreSQL
+    the read takes the lock, two statements fewer before every write; its inputs are read
+    after it."""
     writing = has_request_context() and request.method not in ("GET", "HEAD")
-    game = db.session.get(
-        model,
-        game_id[:64],
-        # a page's seats read in the game's statement, not a second one (on PostgreSQL a round
-        # trip fewer). Never a write's: PostgreSQL, once another phone's write it waited on
-        # for the lock is in, gives the game's row as that write left it but the seats as they
-        # were before (the seats' rows are not the lock's), and a total the write changed was
-        # kept wrong. A write reads them after the lock, in their own statement
-        options=() if writing else (joinedload(Game.seats),),
-        with_for_update=True if writing else None,
-    )
+    if writing:
+        game = db.session.scalars(_locked_with_seats(model), {"game_id": game_id[:64]}).unique().one_or_none()
+    else:
+        # a page's seats read in the game's statement, not a second one (on PostgreSQL a
+        # round trip fewer)
+        game = db.session.get(model, game_id[:64], options=(joinedload(Game.seats),))
     if writing and game is not None:
         db.session.info.setdefault(HELD, set()).add(game.id)
     if not isinstance(game, model):
@@ -308,6 +313,29 @@ def game_or_404(model: type[KindGame], game_id: str) -> KindGame:
         # a game deleted is gone, not unknown: a phone that kept a deal for it is told so
         abort(410 if game is None and deleted(game_id) is not None else 404)
     return game
+
+
+@lru_cache(maxsize=8)
+def _locked_with_seats(model: type[Game]) -> Select[Any]:
+    """A write's read of its game: the game's row and its seats' rows, locked, in one statement.
+
+    Both are locked (``FOR UPDATE OF games, seats``): PostgreSQL, once another phone's write
+    that this one waited on for the lock is in, gives each locked row as that write left it.
+    With the game's row alone locked, the seats came as they were before it, and a total that
+    write changed was kept wrong (tests/test_writes_under_contention.py). The seats' table is
+    joined by its own name, not an alias, for the lock to name it; their players are not
+    locked (a player sits at other tables' games too). SQLite takes no row locks: its write
+    lock is the transaction's (store/sqlite.py)."""
+    return (
+        select(model)
+        .join(model.seats)
+        .options(contains_eager(model.seats))
+        .where(model.id == bindparam("game_id"))
+        .order_by(Seat.position)
+        .with_for_update(of=[Game.__table__, Seat.__table__])
+        # a game the session already holds is read again, as the lock found it
+        .execution_options(populate_existing=True)
+    )
 
 
 def load_inputs(games: Sequence[Game], *collections: Any) -> None:
