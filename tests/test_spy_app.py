@@ -295,6 +295,33 @@ def test_a_turn_sent_for_a_stale_turn_number_is_refused_and_nothing_is_saved(
     assert snapshot(app) == before
 
 
+def test_a_card_tapped_on_a_page_another_phone_overtook_is_not_carried_to_the_next_turn(client: FlaskClient, app: Flask) -> None:
+    game_id = a_game_with_cy_out(client)
+    stale = page(client, game_id)  # a second phone's page: Ana's turn 4
+    assert take_turn(client, game_id, "1:2", "safe").status_code == 303  # the first phone records it
+    # the second phone taps Ben's card 4, meaning Ana's look: it is Ben's turn now
+    response = client.get(
+        f"/spy/{game_id}",
+        query_string={"number": hidden(stale, "number"), "submission": hidden(stale, "submission"), "look": "0:4"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert "Turn 4 was just recorded from another phone" in text(html)
+    assert "Turn 5: Ben's turn" in text(html)
+    # no answer offered for a look nobody made on this turn, no card shown as tapped
+    assert 'id="spy-answers"' not in html
+    assert 'value="0:4" checked' not in html
+
+
+def test_a_card_tapped_on_the_current_turn_offers_its_answers(client: FlaskClient) -> None:
+    game_id = a_game_with_cy_out(client)
+    current = page(client, game_id)
+    html = page(client, game_id, number=hidden(current, "number"), look="1:2")
+    assert 'id="spy-answers"' in html
+    assert "Ana looked at Ben's card 2. Ben answered:" in text(html)
+
+
 def test_the_same_submission_sent_twice_is_stored_once(client: FlaskClient, app: Flask) -> None:
     game_id = a_game_with_cy_out(client)
     form = {"number": "4", "submission": "one-time-id-1", "look": "1:2", "answer": "safe"}

@@ -111,6 +111,11 @@ def show(game_id: str) -> Response:
     game = load(game_id)
     state = game.state()
     values = request.args
+    # a card tapped on a page another phone's turn has overtaken: the look was meant for a
+    # turn recorded since (or undone), and shown on the turn now it would be recorded as
+    # that player's. The table as it is, saying so, with nothing of the tap carried over
+    if values.get("number", str(len(state.turns) + 1)) != str(len(state.turns) + 1):
+        return pages.recorded_elsewhere(game)
     try:
         shown = preview(state, values)
     except RulesError as error:
