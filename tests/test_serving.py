@@ -181,6 +181,18 @@ def test_a_name_that_is_no_name_stops_serve_with_a_clear_message(tmp_path: Path)
     assert "Traceback" not in done.stderr
 
 
+def test_a_worker_keeps_the_app_it_built_out_of_the_collector_s_walks(tmp_path: Path) -> None:
+    # the collector walking the ~140,000 objects of a built app took one deal answer in a few
+    # hundred 80-100 ms (benchmarks/tail.py); frozen, they are never walked again
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "DATABASE_URL": f"sqlite:///{tmp_path / 'c.sqlite3'}"}
+    built = "import gc; from companion.serving.asgi import served; served(); print(gc.get_freeze_count())"
+    done = subprocess.run([sys.executable, "-c", built], env=env, capture_output=True, text=True, timeout=60, check=True)
+    assert int(done.stdout.split()[-1]) > 50_000
+
+
 STALLED = 100
 # a POST's headers and the first bytes of a body it never finishes, as a phone whose Wi-Fi
 # stalls mid-upload sends it (or anyone on the network, on purpose)
