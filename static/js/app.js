@@ -406,6 +406,14 @@
   });
   document.addEventListener("visibilitychange", wantLock);
 
+  // a region that asks for itself every few seconds (data-polls: the players' shares on the
+  // scorer's page) does not while the phone is offline or the page out of sight: the next
+  // ask will do. (htmx's trigger filter, "[navigator.onLine]", needs eval, which the page's
+  // htmx config forbids.)
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt.hasAttribute("data-polls") && (document.hidden || !navigator.onLine)) event.preventDefault();
+  });
+
   // friends at the table may open this game page on their own phones: every so often, and
   // whenever the phone is looked at again, ask whether the game moved on (a 304 when it has
   // not, companion/freshness.py) and say so. Never swapped in unasked: this phone may be

@@ -10,6 +10,7 @@ import urllib.request
 
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
+from companion.web.seats import POLL_SECONDS
 from tests.browser.browsing import Server, new_game, phone_context
 from tests.servers import Phone
 
@@ -191,4 +192,24 @@ def test_a_share_sent_from_a_players_phone_is_no_change_to_the_scorers_page(brow
     assert status == 303
     scorer.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     expect(scorer.locator("[data-changed-elsewhere]")).to_be_visible()
+    context.close()
+
+
+def test_the_scorers_page_asks_for_the_shares_only_while_the_phone_is_online(browser: Browser, server: Server) -> None:
+    context, scorer, _, links = scorer_with_seat_links(browser, server)
+    send_from_a_phone(server, links[0], 20)
+    expect(scorer.locator(".shares")).to_contain_text("Ana 20", timeout=10_000)
+    asks: list[str] = []
+    scorer.on("request", lambda request: asks.append(request.url) if "/shares" in request.url else None)
+    errors: list[str] = []
+    scorer.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    context.set_offline(True)
+    scorer.wait_for_timeout(POLL_SECONDS * 1500)  # the page would have asked once
+    assert asks == [], "the page asked for the shares with no connection"
+    context.set_offline(False)
+    with scorer.expect_request(lambda request: "/shares" in request.url, timeout=POLL_SECONDS * 2000):
+        pass
+    send_from_a_phone(server, links[1], 15)
+    expect(scorer.locator(".shares")).to_contain_text("Ben 15", timeout=10_000)
+    assert not [error for error in errors if "evalDisallowed" in error], errors
     context.close()
