@@ -825,6 +825,22 @@ def test_a_table_that_counts_cards_finds_the_cards_form_after_a_reload_an_edit_o
     assert tab(client.get(f"/black-spy/{game_id}").get_data(as_text=True)) == "points"
 
 
+def test_an_edit_of_a_deal_counted_by_cards_switched_to_points_starts_from_the_points_the_cards_gave(
+    client: FlaskClient, app: Flask
+) -> None:
+    game_id = start_game(client)
+    post_cards(client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3)
+    raw = game_state(app, game_id).deals[0].raw
+    page = client.get(f"/black-spy/{game_id}/deals/1/edit?mode=points").get_data(as_text=True)
+    shown = [int(re.search(rf'id="points-{seat}"[^>]*value="(-?\d+)"', page, re.S).group(1)) for seat in range(4)]
+    assert shown == list(raw) and sum(shown) == 60
+    # saved as it stands, the deal is the same deal, now by points
+    fields = dict(re.findall(r'name="(csrf_token|version|submission)" value="([^"]*)"', page))
+    points = {f"points-{seat}": str(value) for seat, value in enumerate(shown)}
+    assert client.post(f"/black-spy/{game_id}/deals/1/edit", data={**fields, "mode": "points", **points}).status_code == 303
+    assert game_state(app, game_id).deals[0].raw == raw
+
+
 def test_the_news_of_a_deal_just_recorded_carries_its_undo(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0])

@@ -312,11 +312,18 @@
     const form = event.target.closest && event.target.closest(ENTRY);
     if (!form) return;
     clearErrors(event.target);
-    // a question asked about the points as they were: changed, it is no longer the way on
+    // a question asked about the points as they were: changed, it is no longer the way on;
+    // nor is a stored shoot's answer on an edit page (the server asks again if these points
+    // could still be a shoot, and records them as typed if not)
     const question = form.querySelector(".question");
     if (question && event.target.classList.contains("points-input")) {
       question.remove();
       form.querySelectorAll("button.big[hidden]").forEach((button) => { button.hidden = false; });
+    }
+    const stored = form.querySelector("fieldset.shoot-choice");
+    if (stored && event.target.classList.contains("points-input")) {
+      clearErrors(stored.querySelector("input"));
+      stored.remove();
     }
     updateSum(form);
     counted(form);

@@ -364,3 +364,46 @@ def test_switching_to_cards_with_points_typed_asks_first_and_keeps_them_on_a_no(
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.get_by_role("link", name="By cards").click()
     expect(phone.locator("#black_spies-0")).to_be_visible()
+
+
+def test_an_edit_of_a_deal_counted_by_cards_switched_to_points_shows_the_points_the_cards_gave(
+    phone: Page, server: Server
+) -> None:
+    game = new_game(phone, server.url)
+    phone.get_by_role("link", name="By cards").click()
+    phone.get_by_label("Dee gets the rest").check()
+    for field, value in {
+        "black_spies-0": 2,
+        "low_blacks-0": 3,
+        "coloured_spies-0": 1,
+        "black_spies-1": 1,
+        "coloured_spies-2": 2,
+    }.items():
+        phone.locator(f"#{field}").fill(str(value))
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    phone.goto(f"{game}/deals/1/edit")
+    phone.get_by_role("link", name="By points").click()
+    settled(phone)
+    assert [box(phone, name).input_value() for name in ("Ana", "Ben", "Cy", "Dee")] == ["18", "10", "-10", "42"]
+
+
+def test_a_stored_shoot_edited_into_ordinary_points_is_saved_as_typed(phone: Page, server: Server) -> None:
+    game = new_game(phone, server.url)
+    enter_points(phone, {"Ana": 65, "Ben": -5, "Cy": 0, "Dee": 0})
+    phone.get_by_role("button", name="Record deal 1").click()
+    phone.get_by_role("button", name="Yes: 0 for Ana, 60 for everyone else").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    phone.goto(f"{game}/deals/1/edit")
+    expect(phone.get_by_role("radio", name="Ana did: 0 for Ana, 60 for everyone else")).to_be_checked()
+    # the shoot's answer was about the points as stored: changed, they are asked about anew
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    expect(phone.locator("fieldset.shoot-choice")).to_have_count(0)
+    phone.get_by_role("button", name="Save deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 changed")
+    expect(phone.locator(".deals tbody tr").first).to_contain_text("25")
+    # points that could still be a shoot are asked about, as a new deal's are
+    phone.goto(f"{game}/deals/1/edit")
+    enter_points(phone, {"Ana": 70, "Ben": -10, "Cy": 0, "Dee": 0})
+    phone.get_by_role("button", name="Save deal 1").click()
+    expect(phone.get_by_role("button", name="Yes: 0 for Ana, 60 for everyone else")).to_be_visible()

@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from companion.rules import N_, Message, RulesError
 
 from . import rules as bs
-from .models import Deal, HouseRules
+from .models import HouseRules
 
 POINTS, CARDS = "points", "cards"
 # rows of the new-game form: one per seat the rules allow at most
@@ -254,23 +254,25 @@ def share_from_form(setup: bs.Setup, seat: int, form: Mapping[str, str]) -> bs.S
     return bs.Share(points=points, shot=shot)
 
 
-def form_values(deal: Deal) -> MultiDict[str, str]:
-    """A stored deal as the form that would enter it again."""
+def form_values(played: bs.PlayedDeal) -> MultiDict[str, str]:
+    """A played deal as the form that would enter it again. A deal counted by cards has its
+    points too: an edit switched to "By points" starts from the points the cards gave."""
     values: MultiDict[str, str] = MultiDict()
-    if deal.cards is not None:
+    entry = played.entry
+    if isinstance(entry, bs.CardsEntry):
         values["mode"] = CARDS
         values["rest"] = "none"
-        for seat, taken in enumerate(deal.cards):
+        for seat, taken in enumerate(entry.cards):
             for key in ("black_spies", "low_blacks", "coloured_spies"):
-                values[f"{key}-{seat}"] = str(taken[key])
-            for card in taken["high_blacks"]:
+                values[f"{key}-{seat}"] = str(getattr(taken, key))
+            for card in sorted(taken.high_blacks):
                 values[f"high-{card}"] = str(seat)
     else:
         values["mode"] = POINTS
-        for seat, points in enumerate(deal.raw or []):
-            values[f"points-{seat}"] = str(points)
-        if deal.shooter is not None:
-            values["shoot"] = str(deal.shooter)
+    for seat, points in enumerate(played.raw):
+        values[f"points-{seat}"] = str(points)
+    if played.shooter is not None:
+        values["shoot"] = str(played.shooter)
     return values
 
 

@@ -252,7 +252,8 @@ def edit_page(
 def edit_page_as_stored(game: BlackSpyGame, number: int, mode: str, message: str, status: int) -> tuple[str, int]:
     """A deal's edit page with the deal as it is stored now (after another phone changed it)."""
     deal = game.deals[number - 1]
-    return edit_page(game, game.state(), deal, mode, values=form_values(deal), message=message, status=status)
+    state = game.state()
+    return edit_page(game, state, deal, mode, values=form_values(state.deals[number - 1]), message=message, status=status)
 
 
 def edit_gone(game: BlackSpyGame, number: int) -> Response:

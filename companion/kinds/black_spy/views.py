@@ -124,7 +124,8 @@ def edit_deal(game_id: str, number: int) -> Response | tuple[str, int]:
     if request.method == "GET":
         deal = game.deals[number - 1]
         mode = request.args.get("mode") or (CARDS if deal.cards is not None else POINTS)
-        return pages.edit_page(game, game.state(), deal, mode, values=form_values(deal))
+        state = game.state()
+        return pages.edit_page(game, state, deal, mode, values=form_values(state.deals[number - 1]))
     form = request.form
     mode = mode_of(form)
     before = game.state()
