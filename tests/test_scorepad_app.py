@@ -39,6 +39,19 @@ def test_a_pad_that_cannot_start_is_refused_by_its_field_and_nothing_is_saved(cl
     assert snapshot(app) == before
 
 
+def test_a_new_pad_names_every_box_at_fault_at_once(client: FlaskClient, app: Flask) -> None:
+    before = snapshot(app)
+    form = {"pad-name": "", "pad-player-0": "Ana", "pad-player-1": "ana", "target": "ten"}
+    response = client.post("/scorepad/new", data=form)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    for words in ("Name the game you are playing.", "Two players are called ana.", "A target is a whole number from 1 to"):
+        assert words in page, words
+    # what was typed stays, to mend
+    assert 'value="ten"' in page and 'value="ana"' in page
+    assert snapshot(app) == before
+
+
 def test_rounds_add_up_negatives_count_and_the_highest_total_leads(client: FlaskClient) -> None:
     game_id = start_pad(client)
     assert post_round(client, game_id, (10, -5, "−3")).status_code == 303

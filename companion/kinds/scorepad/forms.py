@@ -14,13 +14,25 @@ ROWS = sp.MAX_PLAYERS
 
 
 def new_game(form: Mapping[str, str]) -> sp.Setup:
-    """The pad's game, players, who wins and target, checked."""
-    return sp.new_setup(
-        form.get("pad-name", ""),
-        [form.get(f"pad-player-{row}", "") for row in range(ROWS)],
-        lowest_wins=form.get("lowest_wins") == "yes",
-        target=_target(form.get("target")),
-    )
+    """The pad's game, players, who wins and target, checked: every box at fault is named
+    at once, a target that is no number beside the rules' own refusals."""
+    unread: dict[str, str] = {}
+    try:
+        target = _target(form.get("target"))
+    except RulesError as error:
+        target, unread = None, error.errors
+    try:
+        setup = sp.new_setup(
+            form.get("pad-name", ""),
+            [form.get(f"pad-player-{row}", "") for row in range(ROWS)],
+            lowest_wins=form.get("lowest_wins") == "yes",
+            target=target,
+        )
+    except RulesError as error:
+        raise RulesError.of({**error.errors, **unread}) from None
+    if unread:
+        raise RulesError.of(unread)
+    return setup
 
 
 def _target(text: str | None) -> int | None:
