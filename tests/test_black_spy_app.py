@@ -79,6 +79,15 @@ def test_a_game_that_cannot_be_seated_is_refused_and_nothing_is_saved(
     assert snapshot(app) == before
 
 
+def test_a_new_game_names_every_box_at_fault_at_once(client: FlaskClient, app: Flask) -> None:
+    before = snapshot(app)
+    form = {"player-0": "Ana", "player-1": "ana", "player-2": "Cy", "first_dealer": "draw", "end_value": "ninety"}
+    html = client.post("/black-spy/new", data=form).get_data(as_text=True)
+    assert 'id="end_value-error"' in html and "The end value must be a whole number." in html
+    assert "Two players are called" in html
+    assert snapshot(app) == before
+
+
 def test_games_are_addressed_by_unguessable_ids(client: FlaskClient) -> None:
     ids = {start_game(client) for _ in range(3)}
     assert len(ids) == 3

@@ -35,16 +35,30 @@ class ShootQuestion(Exception):
 
 
 def new_game(form: Mapping[str, str]) -> tuple[bs.Setup, HouseRules, bool]:
-    """The seating, the house rules, and whether the companion drew the first dealer."""
+    """The seating, the house rules, and whether the companion drew the first dealer:
+    every box at fault is named at once, an end value that is no number beside the names'."""
     names = [form.get(f"player-{row}", "") for row in range(MAX_ROWS)]
     dealer_row = form.get("first_dealer", "draw")
-    end_value = parse_end_value(form.get("end_value"))
+    unread: dict[str, str] = {}
+    end_value = first = None
+    try:
+        end_value = parse_end_value(form.get("end_value"))
+    except RulesError as error:
+        unread |= error.errors
+    try:
+        first = None if dealer_row == "draw" else _row(dealer_row)
+    except RulesError as error:
+        unread |= error.errors
     shoot_rule = {"on": True, "off": False}.get(form.get("shoot_rule", ""))
     first_lead = form.get("first_lead") or None
     rules = bs.rule_set(form.get("preset", bs.DEFAULT_PRESET), end_value=end_value, shoot_rule=shoot_rule, first_lead=first_lead)
-    first = None if dealer_row == "draw" else _row(dealer_row)
-    setup = bs.new_setup(rules, names, first)
-    return setup, HouseRules(rules.preset.value, end_value, shoot_rule, first_lead), first is None
+    try:
+        setup = bs.new_setup(rules, names, first)
+    except RulesError as error:
+        raise RulesError.of({**error.errors, **unread}) from None
+    if unread:
+        raise RulesError.of(unread)
+    return setup, HouseRules(rules.preset.value, end_value, shoot_rule, first_lead), dealer_row == "draw"
 
 
 def _row(text: str) -> int:
