@@ -85,3 +85,24 @@ def test_the_home_page_is_made_once_for_every_phone_and_shows_each_change_at_onc
     home = phones[0].get("/", headers={"If-None-Match": tag})
     finished = home.get_data(as_text=True).split('id="finished"', 1)[1]
     assert home.status_code == 200 and "Anabel" in finished
+
+
+def test_a_name_too_long_is_refused_in_words_on_every_new_game_form_and_kept_to_mend(client: FlaskClient) -> None:
+    # the box takes it whole (a browser's maxlength cut it without a word, and counted an
+    # emoji as two): the rules say what is wrong, beside it
+    long = "Bartholomew Fitzgerald-Montgomery the 3rd"
+    assert len(long) == 41
+    for path, form in [
+        ("/black-spy/new", {"player-0": long, "player-1": "Ben", "player-2": "Cy", "first_dealer": "draw"}),
+        (
+            "/spy/new",
+            {"spy-player-0": long, "spy-colour-0": "green", "spy-player-1": "Ben", "spy-colour-1": "red", "first_player": "draw"},
+        ),
+        ("/scorepad/new", {"pad-name": "Golf", "pad-player-0": long, "pad-player-1": "Ben"}),
+    ]:
+        answer = client.post(path, data=form)
+        page = answer.get_data(as_text=True)
+        assert answer.status_code == 422, path
+        assert "A name can be at most 40 characters." in page, path
+        assert f'value="{long}"' in page, path
+        assert "maxlength" not in re.sub(r'<input[^>]*inputmode="numeric"[^>]*>', "", page), path
