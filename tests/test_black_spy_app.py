@@ -615,6 +615,15 @@ def test_a_rematch_can_draw_for_the_first_deal_and_says_who_won_it(client: Flask
     assert reload.status_code == 303 and reload.location.endswith(f"/black-spy/{new}")
 
 
+def test_a_game_reopened_by_an_undo_after_its_rematch_began_still_leads_to_the_rematch(client: FlaskClient, app: Flask) -> None:
+    old = finish(client)
+    new, _ = rematch_of(client, app, old)
+    assert client.post(f"/black-spy/{old}/undo", data={"number": "1"}).status_code == 303
+    html = page(client, old)
+    assert "Record deal 1" in html
+    assert re.search(rf'<a class="button" href="/black-spy/{new}">Go to the rematch</a>', html)
+
+
 def test_a_rematch_first_dealer_not_at_the_table_is_refused_and_nothing_is_made(client: FlaskClient, app: Flask) -> None:
     game_id = finish(client)
     before = snapshot(app)

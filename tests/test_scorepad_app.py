@@ -170,6 +170,16 @@ def test_a_rematch_opens_a_new_pad_once(client: FlaskClient, app: Flask) -> None
     assert (again["name"], again["players"], again["target"], again["rounds"]) == ("Wingspan", ["Ana", "Ben", "Cy"], 10, [])
 
 
+def test_a_pad_reopened_by_an_undo_after_its_rematch_began_still_leads_to_the_rematch(client: FlaskClient) -> None:
+    game_id = start_pad(client, target="10")
+    post_round(client, game_id, (10, 0, 0))
+    rematch = client.post(f"/scorepad/{game_id}/rematch").location.rsplit("/", 1)[1]
+    assert client.post(f"/scorepad/{game_id}/undo", data={"number": "1"}).status_code == 303
+    html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    assert "Record round 1" in html
+    assert f'href="/scorepad/{rematch}">Go to the rematch</a>' in html
+
+
 def test_the_follow_link_shows_the_pad_and_nothing_to_change_it(client: FlaskClient, app: Flask) -> None:
     game_id = start_pad(client)
     post_round(client, game_id, (3, 4, 5))

@@ -841,6 +841,15 @@ def test_a_spy_rematch_seats_the_same_players_and_colours_and_is_started_once(cl
     assert "The rematch is already on: here it is." in text(page(client, new))
 
 
+def test_a_spy_game_reopened_by_an_undo_after_its_rematch_began_still_leads_to_the_rematch(client: FlaskClient) -> None:
+    game_id = won_by_cy(client)
+    new = rematch_of(client, game_id)
+    assert client.post(f"/spy/{game_id}/undo", data={"number": "5"}).status_code == 303
+    html = page(client, game_id)
+    assert "Record the turn" in html
+    assert f'<a class="button" href="/spy/{new}">Go to the rematch</a>' in html
+
+
 def test_a_spy_rematch_by_default_and_by_draw_says_who_plays_first(client: FlaskClient, app: Flask) -> None:
     new = rematch_of(client, won_by_cy(client), first_player="")
     assert spy_state(app, new).to_play == BEN
