@@ -106,3 +106,11 @@ def test_a_name_too_long_is_refused_in_words_on_every_new_game_form_and_kept_to_
         assert "A name can be at most 40 characters." in page, path
         assert f'value="{long}"' in page, path
         assert "maxlength" not in re.sub(r'<input[^>]*inputmode="numeric"[^>]*>', "", page), path
+
+
+def test_two_games_of_the_same_players_are_told_apart_by_their_rules_on_home(client: FlaskClient) -> None:
+    start_game(client, preset="standard")
+    start_game(client, preset="classic")
+    lines = re.findall(r'<span class="meta">([^<]*)</span>', client.get("/").get_data(as_text=True))
+    assert [line for line in lines if line.startswith("Classic rules · Deal 1:")], lines
+    assert [line for line in lines if line.startswith("Deal 1:")], lines
