@@ -7,6 +7,7 @@ import io
 import json
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -141,8 +142,33 @@ def test_a_restored_game_s_seat_links_open_it_again(client: FlaskClient) -> None
     links = [path for _seat, path in re.findall(r'<a data-seat="(\d+)" href="https?://[^/"]+(/seat/[^"]+)"', page)]
     assert len(links) == 4 and all(client.get(link).status_code == 200 for link in links)
     assert client.post(f"/games/{game_id}/delete").status_code == 303
-    assert all(client.get(link).status_code == 404 for link in links)
+    assert all(client.get(link).status_code == 410 for link in links)
     assert client.post(f"/deleted/{game_id}/restore").status_code == 303
     assert all(client.get(link).status_code == 200 for link in links)
     again = client.get(f"/black-spy/{game_id}/phones").get_data(as_text=True)
     assert [path for _seat, path in re.findall(r'<a data-seat="(\d+)" href="https?://[^/"]+(/seat/[^"]+)"', again)] == links
+
+
+def test_a_seat_phone_asking_after_its_game_was_deleted_is_told_so_and_opens_it_again_on_a_restore(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player's phone asks every few seconds. Its game deleted, the link is a known one, kept
+    for a restore: each ask is told the game was deleted (410), none counts as a guessed link,
+    and the restore opens the seat at once, not after a minute of "Too many tries"."""
+    from tests.helpers import make_app
+
+    # the count of wrong tries is kept in the instance folder: this test starts at none
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    client = make_app(database_url, RATELIMIT_ENABLED=True).test_client()
+    game_id = start_game(client)
+    page = client.get(f"/black-spy/{game_id}/phones").get_data(as_text=True)
+    link = re.search(r'<a data-seat="0" href="https?://[^/"]+(/seat/[^"]+)"', page).group(1)
+    assert client.post(f"/games/{game_id}/delete").status_code == 303
+    asked = [client.get(link, headers={"HX-Request": "true"}) for _ in range(12)]
+    assert {answer.status_code for answer in asked} == {410}
+    assert "This game was deleted" in asked[-1].get_data(as_text=True)
+    assert client.post(f"/deleted/{game_id}/restore").status_code == 303
+    assert client.get(link).status_code == 200
+    # a link no game ever held is still a guess, and guesses are still counted
+    guesses = [client.get("/seat/not-a-link-anyone-made").status_code for _ in range(8)]
+    assert guesses[0] == 404 and guesses[-1] == 429

@@ -108,7 +108,7 @@ def test_the_scorers_page_asks_for_the_shares_and_is_told_when_the_deal_recorded
     links = seat_links(client, f"/black-spy/{game}")
     page = client.get(f"/black-spy/{game}").get_data(as_text=True)
     asks = re.search(
-        r'<section class="card shares" data-shares="0" hidden id="shares" hx-get="([^"]+)" hx-trigger="every 4s \[navigator.onLine\]"',
+        r'<section class="card shares" data-shares="0" hidden id="shares" hx-get="([^"]+)" hx-trigger="every 4s" data-polls',
         page,
     )
     assert asks and asks.group(1) == f"/games/{game}/shares?number=1"

@@ -57,6 +57,14 @@ def deleted(game_id: str) -> DeletedGame | None:
     return found if found is not None and found.deleted_at >= oldest_kept() else None
 
 
+def holds_seat_link(link: str) -> bool:
+    """Whether a game deleted in the last ``KEPT_DAYS`` days keeps this seat link, for a
+    restore to give back: the link is known, not guessed. Read only for a link no game
+    opens; the deleted games kept are few, their links read without the games themselves."""
+    kept = db.session.scalars(select(DeletedGame.seat_links).where(DeletedGame.deleted_at >= oldest_kept()))
+    return any(link in (links or ()) for links in kept)
+
+
 def forget_older() -> None:
     """Let go of what was deleted more than ``KEPT_DAYS`` days ago (the caller commits)."""
     db.session.execute(delete(DeletedGame).where(DeletedGame.deleted_at < oldest_kept()))

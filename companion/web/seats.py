@@ -41,6 +41,7 @@ from ..rules import N_, Message, RulesError, Unanswered
 from ..service import posted_number
 from ..service import shares as service
 from ..service.shares import Shared
+from ..store.deleted import holds_seat_link
 from ..store.games import Game, game_or_404
 from ..store.shares import links_out, pending, seat_of_link
 from .extensions import htmx, limiter
@@ -159,12 +160,17 @@ def renew(game: Game) -> Response:
 
 def _seat(link: str) -> tuple[Game, int]:
     found = seat_of_link(link)
+    if found is None and link and len(link) <= 64 and holds_seat_link(link):
+        # its game deleted, kept to restore: the player's phone, asking every few seconds,
+        # is told so, and is no guesser (a restore gives the same link back)
+        abort(410)
     if found is None or not registry.of(found[0]).seat_shares:
         abort(404)
     return found
 
 
 def _was_wrong(response: Response) -> bool:
+    # a link that opens nothing counts against the address; a deleted game's (410) does not
     return response.status_code == 404
 
 
