@@ -167,6 +167,8 @@ def test_a_seat_phone_asking_after_its_game_was_deleted_is_told_so_and_opens_it_
     asked = [client.get(link, headers={"HX-Request": "true"}) for _ in range(12)]
     assert {answer.status_code for answer in asked} == {410}
     assert "This game was deleted" in asked[-1].get_data(as_text=True)
+    # about now: never answered from the phone's copy once the game is back
+    assert asked[-1].headers["Cache-Control"] == "no-store"
     assert client.post(f"/deleted/{game_id}/restore").status_code == 303
     assert client.get(link).status_code == 200
     # a link no game ever held is still a guess, and guesses are still counted

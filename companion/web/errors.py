@@ -154,7 +154,7 @@ def init_app(app: Flask) -> None:
         return render_template("error.html", code=422, message=message), 422
 
     @app.errorhandler(MethodNotAllowed)
-    def only_posted(error: MethodNotAllowed) -> BaseResponse | tuple[str, int]:
+    def only_posted(error: MethodNotAllowed) -> BaseResponse | tuple[str, int, dict[str, str]]:
         # a phone without JavaScript shows a refused deal at the address it posted to
         # (/black-spy/<id>/deals); a reload there asks for it: show the game it belongs to
         parent = request.path.rstrip("/").rsplit("/", 1)[0]
@@ -174,8 +174,11 @@ def init_app(app: Flask) -> None:
         return http_error(error)
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[str, int]:
+    def http_error(error: HTTPException) -> tuple[str, int, dict[str, str]]:
         code = error.code or 500
         # werkzeug's own descriptions are English only: a code without words of ours gets a plain sentence
         message = MESSAGES.get(code, N_("Something went wrong."))
-        return render_template("error.html", code=code, message=message), code
+        # an error is about now: a browser keeps a 404 or a 410 by default, and a seat's
+        # page, asking every few seconds, was answered from its copy of "deleted" long after
+        # a restore
+        return render_template("error.html", code=code, message=message), code, {"Cache-Control": "no-store"}

@@ -640,13 +640,21 @@
     notice.textContent = words || (document.body.dataset.failed || "").replace("{code}", String(xhr.status));
     notice.className = "messages busy refused failed";
     notice.setAttribute("role", "alert");
+    notice.dataset.from = event.detail.elt.id || "";
     notice.hidden = false;
     notice.scrollIntoView({block: "nearest"});
   });
-  // the next answer shown clears it
+  // the next answer shown clears it; and a region that asks for itself (a seat's page, its
+  // game deleted and then restored) clears it once it is answered again, though with a 304
+  // that shows nothing new
   document.addEventListener("htmx:afterSwap", () => {
     const notice = document.getElementById("busy");
     if (notice && notice.classList.contains("failed")) notice.hidden = true;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const notice = document.getElementById("busy");
+    if (!notice || !notice.classList.contains("failed") || !notice.dataset.from || !event.detail.successful) return;
+    if (event.detail.elt.id === notice.dataset.from) notice.hidden = true;
   });
 
   // a swap of the game's own region brings the game as it is now (the shares' ask does not)

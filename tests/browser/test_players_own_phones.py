@@ -213,3 +213,26 @@ def test_the_scorers_page_asks_for_the_shares_only_while_the_phone_is_online(bro
     expect(scorer.locator(".shares")).to_contain_text("Ben 15", timeout=10_000)
     assert not [error for error in errors if "evalDisallowed" in error], errors
     context.close()
+
+
+def test_a_players_phone_open_while_the_game_is_deleted_and_restored_says_so_and_comes_back(
+    browser: Browser, server: Server
+) -> None:
+    context, scorer, game, links = scorer_with_seat_links(browser, server)
+    player_context = phone_context(browser)
+    player = player_context.new_page()
+    player.goto(links[0])
+    game_id = game.rsplit("/", 1)[1]
+    other = Phone(server.url)
+    status, _, _ = other.post(f"/games/{game_id}/delete", {"csrf_token": other.token(f"/games/{game_id}/delete")})
+    assert status == 303
+    notice = player.locator("#busy")
+    expect(notice).to_have_text(re.compile("This game was deleted"), timeout=POLL_SECONDS * 2000)
+    status, _, _ = other.post(f"/deleted/{game_id}/restore", {"csrf_token": other.token("/deleted")})
+    assert status == 303
+    # the next ask is answered by the server, not by the phone's copy of "deleted"
+    expect(notice).to_be_hidden(timeout=POLL_SECONDS * 2000)
+    send_points(player, 20)
+    expect(scorer.locator(".shares")).to_contain_text("Ana 20", timeout=10_000)
+    player_context.close()
+    context.close()
