@@ -116,6 +116,30 @@ def test_no_page_scrolls_sideways_on_a_320_pixel_phone(browser: Browser, pages: 
     assert overflow <= 0, f"{name} is {overflow}px wider than a 320px screen"
 
 
+# the placeholders of the name boxes that are cut short: their text wider than the box
+CUT_PLACEHOLDERS = """() => [...document.querySelectorAll("input[placeholder]")]
+  .filter((input) => input.offsetParent !== null)
+  .filter((input) => {
+    const style = getComputedStyle(input), shown = getComputedStyle(input, "::placeholder");
+    const context = document.createElement("canvas").getContext("2d");
+    context.font = `${shown.fontWeight} ${shown.fontSize} ${shown.fontFamily}`;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return context.measureText(input.placeholder).width > room;
+  })
+  .map((input) => input.placeholder)"""
+
+
+@pytest.mark.parametrize("kind", ["black_spy", "spy", "scorepad"])
+def test_every_name_box_shows_its_whole_hint_on_a_320_pixel_phone(browser: Browser, server: Server, kind: str) -> None:
+    context = phone_context(browser, viewport=SMALL_PHONE)
+    page = context.new_page()
+    page.goto(f"{server.url}/new?game={kind}")
+    page.evaluate("() => document.fonts.ready")
+    cut = page.evaluate(CUT_PLACEHOLDERS)
+    context.close()
+    assert cut == [], f"cut short at 320 px: {cut}"
+
+
 @pytest.mark.parametrize("name", INTERACTIVE)
 def test_every_control_has_an_accessible_name_and_a_thumb_sized_target(phone: Page, pages: dict[str, str], name: str) -> None:
     phone.goto(pages[name])
