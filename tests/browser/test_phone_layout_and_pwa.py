@@ -306,3 +306,29 @@ def test_safari_on_an_iphone_is_told_how_to_add_the_app_to_the_home_screen(brows
     page.goto(pages["home"])
     expect(page.locator("#ios-install")).to_be_hidden()
     android.close()
+
+
+def test_a_spy_bases_cards_make_even_rows_on_a_320_pixel_phone(browser: Browser, server: Server, pages: dict[str, str]) -> None:
+    # a game of two (seven cards a base) from the pages, and one of three (six) made here
+    context = phone_context(browser, viewport=SMALL_PHONE)
+    page = context.new_page()
+    page.goto(f"{server.url}/new?game=spy")
+    for row, name in enumerate(("Ana", "Ben", "Cy")):
+        page.get_by_label(f"Player {row + 1} name").fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/spy/*")
+    rows_of = """() => [...document.querySelectorAll('.slots')].map((slots) => {
+      const rows = {};
+      for (const slot of slots.children) rows[slot.offsetTop] = (rows[slot.offsetTop] || 0) + 1;
+      return Object.values(rows);
+    })"""
+    narrowest = (
+        "() => Math.min(...[...document.querySelectorAll('.slots > *')].map((slot) => slot.getBoundingClientRect().width))"
+    )
+    three, three_narrowest = page.evaluate(rows_of), page.evaluate(narrowest)
+    page.goto(pages["spy game"])
+    two, two_narrowest = page.evaluate(rows_of), page.evaluate(narrowest)
+    context.close()
+    assert three and all(rows == [6] for rows in three), three
+    assert two and all(sorted(rows) == [3, 4] for rows in two), two
+    assert min(three_narrowest, two_narrowest) >= 44
