@@ -296,7 +296,7 @@ def game_or_404(model: type[KindGame], game_id: str) -> KindGame:
 
     A request that may write (any but GET and HEAD) reads the game's row locked, as its
     write takes it (service._hold), with its seats' rows (_locked_with_seats): on PostgreSQL
-    the read takes the lock, two statements fewer before every write; its inputs are read
+    the read takes the lock, with no statement of its own before the write; its inputs are read
     after it."""
     writing = has_request_context() and request.method not in ("GET", "HEAD")
     if writing:

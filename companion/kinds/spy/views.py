@@ -114,7 +114,8 @@ def show(game_id: str) -> Response:
     # a card tapped on a page another phone's turn has overtaken: the look was meant for a
     # turn recorded since (or undone), and shown on the turn now it would be recorded as
     # that player's. The table as it is, saying so, with nothing of the tap carried over
-    if values.get("number", str(len(state.turns) + 1)) != str(len(state.turns) + 1):
+    now = str(len(state.turns) + 1)
+    if values.get("number", now) != now:
         return pages.recorded_elsewhere(game)
     try:
         shown = preview(state, values)
