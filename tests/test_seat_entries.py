@@ -328,13 +328,20 @@ def test_a_seat_phone_may_not_undo_rename_nor_reach_another_seat_or_game(app: Fl
     # the seat page never names the game's own address
     assert game not in page
     for write in (f"/black-spy/{game}/undo", f"/black-spy/{game}/deals/1/edit", f"/black-spy/{other}/deals"):
-        assert phone.post(write, data={"number": "1", "points-0": "60"}).status_code == 403, write
+        refused = phone.post(write, data={"number": "1", "points-0": "60"})
+        assert refused.status_code == 403, write
+    # a page, saying how to keep score on this phone after all
+    assert refused.mimetype == "text/html"
+    assert "To keep score on it, open the list of games first." in refused.get_data(as_text=True)
     # another seat's fields are not read: the share is its own seat's
     send(phone, links[0], points=10, **{"points-1": "60"})
     assert "1 of 4 in for deal 2" in scorer.get(f"/black-spy/{game}").get_data(as_text=True)
     assert "Ana" in scorer.get(f"/black-spy/{game}").get_data(as_text=True)
     assert deals(scorer, game) == [by_points(20, 15, 25, 0)]
     assert phone.get("/seat/not-a-link").status_code == 404
+    # the way it names: the list of games, and then the phone keeps score
+    assert phone.get("/").status_code == 200
+    assert post_points(phone, other, [20, 20, 20]).status_code == 303
 
 
 def test_wrong_seat_links_are_paused_like_wrong_passcodes(app: Flask, client: FlaskClient) -> None:
@@ -358,6 +365,7 @@ def test_with_a_passcode_a_seat_link_works_without_it_and_nothing_else_does(
     links = seat_links(scorer, f"/black-spy/{game}")
     phone = app.test_client()
     assert send(phone, links[2], points=25).status_code == 303
+    # asked for the passcode, which lets go of the seat once typed
     assert phone.post(f"/black-spy/{game}/undo", data={"number": "1"}).status_code == 403
     assert "1 of 4 in for deal 1" in scorer.get(f"/black-spy/{game}").get_data(as_text=True)
 

@@ -276,8 +276,14 @@ def _keep_to_its_seat() -> Response | None:
         session.pop("seat_phone", None)
         return None
     if unsafe and request.endpoint not in SEAT_ENDPOINTS:
-        message = say(N_("This phone opened a player's own link: it can only enter that player's points."))
-        return Response(render_template("error.html", message=message, code=403), 403)
+        # with the way to keep score on it after all (the table may hand the scoring over). Only
+        # a server with no passcode comes here: with one, a phone not signed in is asked for it
+        # first, and signing in lets go of the seat (above)
+        words = N_(
+            "This phone opened a player's own link: it can only enter that player's points. "
+            "To keep score on it, open the list of games first."
+        )
+        return Response(render_template("error.html", message=say(words), code=403), 403, mimetype="text/html")
     return None
 
 
