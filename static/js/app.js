@@ -671,6 +671,14 @@
     const hint = document.getElementById("ios-install");
     const standalone = window.matchMedia("(display-mode: standalone)").matches || navigator.standalone;
     if (hint && /iphone|ipad|ipod/i.test(navigator.userAgent) && !standalone) hint.hidden = false;
+    // a form sent whole and refused (a new game's, say) comes back at the top of its page,
+    // its message perhaps a screen below: the first box at fault is brought into view, and
+    // focused, as a swapped answer's news is
+    const refused = document.querySelector("main [aria-invalid='true']");
+    if (refused && !location.hash) {
+      refused.focus({preventScroll: true});
+      refused.scrollIntoView({block: "center"});
+    }
   });
   document.addEventListener("htmx:afterSettle", (event) => {
     refresh(event.target);

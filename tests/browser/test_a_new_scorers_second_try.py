@@ -63,3 +63,31 @@ def test_a_follower_is_shown_the_way_to_the_rematch(browser: Browser, phone: Pag
     follower.reload()
     expect(follower.get_by_role("link", name="The table started a rematch: follow it")).to_be_visible()
     follower_context.close()
+
+
+@pytest.mark.parametrize(
+    ("kind", "fill", "box", "words"),
+    [
+        ("scorepad", {"pad-name": "Golf", "pad-player-0": "Ana", "target": "abc"}, "target", "A target is a whole number"),
+        (
+            "black_spy",
+            {"player-0": "Ana", "player-1": "Ben", "player-2": "Cy"},
+            "end_value",
+            "The end value must be a whole number.",
+        ),
+    ],
+)
+def test_a_new_game_refused_brings_the_box_at_fault_and_its_words_into_view(
+    phone: Page, server: Server, kind: str, fill: dict[str, str], box: str, words: str
+) -> None:
+    phone.goto(f"{server.url}/new?game={kind}")
+    for name, value in fill.items():
+        phone.locator(f"[name='{name}']").fill(value)
+    if kind == "black_spy":
+        phone.get_by_text("House rules").click()
+        phone.locator("#end_value").fill("abc")
+    phone.locator(f"form:has([name='{box}']) button[type=submit]:visible").click()
+    phone.wait_for_load_state("load")
+    expect(phone.locator(f"#{box}")).to_be_focused()
+    expect(phone.locator(f"#{box}")).to_be_in_viewport()
+    expect(phone.get_by_text(words)).to_be_in_viewport()
