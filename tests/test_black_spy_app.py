@@ -884,6 +884,34 @@ def test_an_edit_refused_because_another_phone_was_first_is_styled_as_a_refusal(
     assert '<div class="messages refused" role="alert"><p>Another phone changed this game' in refused.get_data(as_text=True)
 
 
+def test_an_edit_another_phone_beat_keeps_the_numbers_typed_and_says_how_the_deal_reads_now(
+    client: FlaskClient, app: Flask
+) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    page = client.get(f"/black-spy/{game_id}/deals/1/edit").get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    # another phone changes deal 1 first
+    other = {"mode": "points", "points-0": "0", "points-1": "15", "points-2": "25", "points-3": "20", "shoot": "none"}
+    assert client.post(f"/black-spy/{game_id}/deals/1/edit", data={**other, "version": version}).status_code == 303
+    mine = {"mode": "points", "points-0": "30", "points-1": "10", "points-2": "10", "points-3": "10", "shoot": "none"}
+    refused = client.post(f"/black-spy/{game_id}/deals/1/edit", data={**mine, "version": version})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 409
+    assert "Deal 1 now reads Ana 0, Ben 15, Cy 25, and Dee 20; your numbers are kept below" in html
+    assert [re.search(rf'id="points-{seat}"[^>]*value="(\d+)"', html, re.S).group(1) for seat in range(4)] == [
+        "30",
+        "10",
+        "10",
+        "10",
+    ]
+    assert game_state(app, game_id).deals[0].raw == (0, 15, 25, 20)
+    # saved again from that page, they take its place
+    again = re.search(r'name="version" value="(\d+)"', html).group(1)
+    assert client.post(f"/black-spy/{game_id}/deals/1/edit", data={**mine, "version": again}).status_code == 303
+    assert game_state(app, game_id).deals[0].raw == (30, 10, 10, 10)
+
+
 def test_a_table_all_level_has_no_leader_marked_and_the_first_one_ahead_is(client: FlaskClient) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [15, 15, 15, 15])

@@ -13,20 +13,17 @@ from companion.rules import N_, Message, RulesError
 from companion.service import posted_number
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
-from companion.web.i18n import say
+from companion.web.i18n import format_decimal, say
 from companion.web.parts import submission
 
 from . import rules as bs
-from .forms import CARDS, POINTS, ShootQuestion, deal_checks, entry_from_form, form_values
+from .forms import CARDS, POINTS, ShootQuestion, deal_checks, entry_from_form
 from .models import BlackSpyGame, Deal
 
 # deals a phone may record ahead of the server: a stretch of a game without the Wi-Fi
 UPCOMING_DEALS = 12
 
 ALREADY_RECORDED = N_("This deal was already recorded; it is counted once.")
-STALE_EDIT = N_(
-    "Another phone changed this game since you opened this page, so your change was not saved. Here is the deal as it is now."
-)
 
 
 def deal_form_context(
@@ -249,11 +246,20 @@ def edit_page(
     return html, status
 
 
-def edit_page_as_stored(game: BlackSpyGame, number: int, mode: str, message: str, status: int) -> tuple[str, int]:
-    """A deal's edit page with the deal as it is stored now (after another phone changed it)."""
-    deal = game.deals[number - 1]
+def stale_edit(game: BlackSpyGame, number: int, mode: str, form: Mapping[str, str]) -> tuple[str, int]:
+    """An edit another phone's change beat: the deal as it reads now, said, and the numbers
+    this phone typed kept in its form, to save in its place (a new deal beaten so keeps its
+    numbers too, ``changed_elsewhere``)."""
     state = game.state()
-    return edit_page(game, state, deal, mode, values=form_values(state.deals[number - 1]), message=message, status=status)
+    played = state.deals[number - 1]
+    reads = [f"{name} {format_decimal(points)}" for name, points in zip(state.setup.players, played.raw, strict=True)]
+    message = N_(
+        "Another phone changed this game since you opened this page, so your change was not saved. "
+        "Deal %(number)s now reads %(reads)s; your numbers are kept below, to save in its place.",
+        number=number,
+        reads=reads,
+    )
+    return edit_page(game, state, game.deals[number - 1], mode, values=form, message=message, status=409)
 
 
 def edit_gone(game: BlackSpyGame, number: int) -> Response:

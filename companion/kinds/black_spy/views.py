@@ -140,7 +140,7 @@ def edit_deal(game_id: str, number: int) -> Response | tuple[str, int]:
     if written.outcome is Outcome.GONE:
         return pages.edit_gone(written.game, number)
     if not written.done:
-        return pages.edit_page_as_stored(written.game, number, mode, pages.STALE_EDIT, 409)
+        return pages.stale_edit(written.game, number, mode, form)
     after = written.state
     flash(say(N_("Deal %(number)s changed; every total after it follows.", number=number)))
     if before.finished and not after.finished and after.next is not None:
