@@ -36,6 +36,16 @@ def test_an_edit_and_an_undo_are_shown_under_the_game_with_the_values_they_chang
     assert "15" in client.get(f"/black-spy/{game_id}").get_data(as_text=True)
 
 
+def test_a_shoot_undone_is_shown_as_the_deals_table_says_it(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [65, -5, 0, 0], shoot="0")
+    client.post(f"/black-spy/{game_id}/undo", data={"number": "1"})
+    shown = changes_shown(client.get(f"/black-spy/{game_id}").get_data(as_text=True))
+    assert re.match(r"Deal 1 undone at .*: Ana 65 \(shot\), Ben -5, Cy 0, Dee 0 from phone", shown[0]), shown[0]
+    # and kept as it was stored: a file carries the count
+    assert exported(client, f"/black-spy/{game_id}/export.json")["games"][0]["changes"][0]["before"]["Ana"] == "65 (16)"
+
+
 def test_a_pads_round_changed_is_shown_and_the_history_travels_in_a_file(client: FlaskClient) -> None:
     pad = start_pad(client, "Golf", ("Vic", "Wes"))
     post_round(client, pad, (3, 4))
