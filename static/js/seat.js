@@ -20,6 +20,22 @@
     if (elt && elt.id === "seat" && event.detail.verb === "get" && typing(elt)) event.preventDefault();
   });
 
+  // the page asking for itself moves on to the next deal once another phone's share has
+  // recorded this one: it says so, as the scorer's page does, or the jump goes unremarked
+  let recorded = null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const elt = event.detail.elt;
+    recorded = elt && elt.id === "seat" && event.detail.requestConfig && event.detail.requestConfig.verb === "get"
+      ? {number: Number(elt.dataset.number), words: elt.dataset.recorded} : null;
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    const seat = root();
+    const was = recorded;
+    recorded = null;
+    if (!seat || !was || !was.words || !(Number(seat.dataset.number) > was.number)) return;
+    say(seat, was.words);
+  });
+
   const key = (root) => `companion-seat:${root.dataset.link}`;
   const say = (root, words) => {
     const line = root.querySelector(".seat-status");

@@ -236,3 +236,19 @@ def test_a_players_phone_open_while_the_game_is_deleted_and_restored_says_so_and
     expect(scorer.locator(".shares")).to_contain_text("Ana 20", timeout=10_000)
     player_context.close()
     context.close()
+
+
+def test_a_players_page_moved_on_by_another_phones_share_says_the_deal_was_recorded(browser: Browser, server: Server) -> None:
+    context, _, _, links = scorer_with_seat_links(browser, server)
+    player_context = phone_context(browser)
+    ana = player_context.new_page()
+    ana.goto(links[0])
+    send_points(ana, 20)
+    expect(ana.locator(".shares")).to_contain_text("1 of 4 in for deal 1")
+    for seat, points in ((1, 15), (2, 25), (3, 0)):
+        send_from_a_phone(server, links[seat], points)
+    # Dee's share recorded deal 1: Ana's page, asking by itself, moves on and says why
+    expect(ana.get_by_text("Your share of deal 2")).to_be_visible(timeout=POLL_SECONDS * 2000)
+    expect(ana.locator(".seat-status")).to_have_text("Recorded meanwhile: deal 1.")
+    player_context.close()
+    context.close()
