@@ -87,6 +87,17 @@ def enter_points(page: Page, points: dict[str, int | str]) -> None:
         page.get_by_role("textbox", name=name, exact=True).fill(str(value))
 
 
+# a deal's counts of four players, Dee taking the rest: Ana 2 Black Spies, 3 low blacks and a
+# coloured Spy; Ben a Black Spy; Cy two coloured Spies (the high blacks are marked apart)
+COUNTED = {"black_spies-0": 2, "low_blacks-0": 3, "coloured_spies-0": 1, "black_spies-1": 1, "coloured_spies-2": 2}
+
+
+def enter_counts(page: Page, counts: dict[str, int] = COUNTED) -> None:
+    """Type a deal's card counts into the cards form, box by box."""
+    for field, value in counts.items():
+        page.locator(f"#{field}").fill(str(value))
+
+
 def transferred(context: BrowserContext, url: str) -> dict:
     """Load ``url`` in a new tab; return bytes on the wire, how many came from elsewhere,
     and the protocols spoken."""

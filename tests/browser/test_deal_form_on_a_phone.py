@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Dialog, Locator, Page, expect
 
-from tests.browser.browsing import Server, enter_points, new_game, phone_context, settled
+from tests.browser.browsing import Server, enter_counts, enter_points, new_game, phone_context, settled
 
 # the phone of issue 15 with its on-screen keyboard open: a little over half the screen is left
 KEYBOARD_OPEN = {"width": 390, "height": 500}
@@ -372,14 +372,7 @@ def test_an_edit_of_a_deal_counted_by_cards_switched_to_points_shows_the_points_
     game = new_game(phone, server.url)
     phone.get_by_role("link", name="By cards").click()
     phone.get_by_label("Dee gets the rest").check()
-    for field, value in {
-        "black_spies-0": 2,
-        "low_blacks-0": 3,
-        "coloured_spies-0": 1,
-        "black_spies-1": 1,
-        "coloured_spies-2": 2,
-    }.items():
-        phone.locator(f"#{field}").fill(str(value))
+    enter_counts(phone)
     phone.get_by_role("button", name="Record deal 1").click()
     expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
     phone.goto(f"{game}/deals/1/edit")

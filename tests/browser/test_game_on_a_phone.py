@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.browsing import Server, enter_points, new_game, phone_context
+from tests.browser.browsing import Server, enter_counts, enter_points, new_game, phone_context
 
 
 def standings(page: Page) -> dict[str, int]:
@@ -50,14 +50,7 @@ def test_a_four_player_standard_game_played_to_its_end(phone: Page, server: Serv
     expect(phone.get_by_label("Ana gets the rest")).to_be_checked()
     expect(phone.locator("#black_spies-0")).not_to_be_editable()
     phone.get_by_label("Dee gets the rest").check()
-    for field, value in {
-        "black_spies-0": 2,
-        "low_blacks-0": 3,
-        "coloured_spies-0": 1,
-        "black_spies-1": 1,
-        "coloured_spies-2": 2,
-    }.items():
-        phone.locator(f"#{field}").fill(str(value))
+    enter_counts(phone)
     expect(phone.locator("#black_spies-3")).to_have_value("3")
     for card, name in {8: "Ana", 9: "Ben", 10: "Dee", 11: "Ana"}.items():
         phone.locator(f"fieldset:has(legend:text('Black {card} ')) label.chip", has_text=name).click()

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
-from tests.browser.browsing import Server, enter_points, new_game, phone_context, under_the_worker
+from tests.browser.browsing import Server, enter_counts, enter_points, new_game, phone_context, under_the_worker
 from tests.browser.test_spy_on_a_phone import BEN, answer, new_spy_game, tap
 
 DEALS = [
@@ -391,14 +391,7 @@ def test_a_deal_counted_by_cards_offline_is_sent_as_counted(browser: Browser, se
     expect(page.locator("#black_spies-0")).to_be_visible()
     context.set_offline(True)
     page.get_by_label("Dee gets the rest").check()
-    for field, value in {
-        "black_spies-0": 2,
-        "low_blacks-0": 3,
-        "coloured_spies-0": 1,
-        "black_spies-1": 1,
-        "coloured_spies-2": 2,
-    }.items():
-        page.locator(f"#{field}").fill(str(value))
+    enter_counts(page)
     for card, name in {8: "Ana", 9: "Ben", 11: "Ana"}.items():
         page.locator(f"fieldset[data-high='{card}'] label.chip", has_text=name).click()
     page.get_by_role("button", name="Record deal 1").click()
