@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from html import escape
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 
 class Message(str):
@@ -118,7 +118,40 @@ class RulesError(ValueError):
         return cls(next(iter(errors.values())), errors)
 
 
-__all__ = ["N_", "Either", "Message", "Nn_", "RulesError"]
+T = TypeVar("T")
+
+
+class Faults:
+    """Every box at fault in a form, gathered as its parts are read, and refused together: a
+    part that cannot be read (an end value that is no number) does not hide the others'.
+
+    >>> faults = Faults()
+    >>> faults.read(lambda: int("7")), faults.read(lambda: _refuse("a", "no")), faults.errors
+    (7, None, {'a': 'no'})
+    """
+
+    def __init__(self) -> None:
+        self.errors: dict[str, str] = {}
+
+    def read(self, part: Callable[[], T]) -> T | None:
+        """The part read, or None with its refusal kept."""
+        try:
+            return part()
+        except RulesError as error:
+            self.errors |= error.errors
+            return None
+
+    def check(self) -> None:
+        """Refuse every fault gathered, if any."""
+        if self.errors:
+            raise RulesError.of(self.errors)
+
+
+def _refuse(field: str, message: str) -> Any:
+    raise RulesError.about(field, message)
+
+
+__all__ = ["N_", "Either", "Faults", "Message", "Nn_", "RulesError"]
 
 
 class Unanswered(Exception):

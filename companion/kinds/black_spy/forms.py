@@ -13,7 +13,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from companion.rules import N_, Message, RulesError
+from companion.rules import N_, Faults, Message, RulesError
 
 from . import rules as bs
 from .models import HouseRules
@@ -39,25 +39,15 @@ def new_game(form: Mapping[str, str]) -> tuple[bs.Setup, HouseRules, bool]:
     every box at fault is named at once, an end value that is no number beside the names'."""
     names = [form.get(f"player-{row}", "") for row in range(MAX_ROWS)]
     dealer_row = form.get("first_dealer", "draw")
-    unread: dict[str, str] = {}
-    end_value = first = None
-    try:
-        end_value = parse_end_value(form.get("end_value"))
-    except RulesError as error:
-        unread |= error.errors
-    try:
-        first = None if dealer_row == "draw" else _row(dealer_row)
-    except RulesError as error:
-        unread |= error.errors
+    faults = Faults()
+    end_value = faults.read(lambda: parse_end_value(form.get("end_value")))
+    first = None if dealer_row == "draw" else faults.read(lambda: _row(dealer_row))
     shoot_rule = {"on": True, "off": False}.get(form.get("shoot_rule", ""))
     first_lead = form.get("first_lead") or None
     rules = bs.rule_set(form.get("preset", bs.DEFAULT_PRESET), end_value=end_value, shoot_rule=shoot_rule, first_lead=first_lead)
-    try:
-        setup = bs.new_setup(rules, names, first)
-    except RulesError as error:
-        raise RulesError.of({**error.errors, **unread}) from None
-    if unread:
-        raise RulesError.of(unread)
+    setup = faults.read(lambda: bs.new_setup(rules, names, first))
+    faults.check()
+    assert setup is not None  # read, or refused above
     return setup, HouseRules(rules.preset.value, end_value, shoot_rule, first_lead), dealer_row == "draw"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.rules import N_, Message, RulesError
+from companion.rules import N_, Faults, Message, RulesError
 
 from . import rules as sp
 
@@ -16,22 +16,18 @@ ROWS = sp.MAX_PLAYERS
 def new_game(form: Mapping[str, str]) -> sp.Setup:
     """The pad's game, players, who wins and target, checked: every box at fault is named
     at once, a target that is no number beside the rules' own refusals."""
-    unread: dict[str, str] = {}
-    try:
-        target = _target(form.get("target"))
-    except RulesError as error:
-        target, unread = None, error.errors
-    try:
-        setup = sp.new_setup(
+    faults = Faults()
+    target = faults.read(lambda: _target(form.get("target")))
+    setup = faults.read(
+        lambda: sp.new_setup(
             form.get("pad-name", ""),
             [form.get(f"pad-player-{row}", "") for row in range(ROWS)],
             lowest_wins=form.get("lowest_wins") == "yes",
             target=target,
         )
-    except RulesError as error:
-        raise RulesError.of({**error.errors, **unread}) from None
-    if unread:
-        raise RulesError.of(unread)
+    )
+    faults.check()
+    assert setup is not None  # read, or refused above
     return setup
 
 
