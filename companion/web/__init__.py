@@ -12,7 +12,6 @@ from flask import Flask
 def init_app(app: Flask) -> None:
     """Set the shared pages up, once the app's kinds are registered."""
     from .. import paths, registry
-    from ..rules.players import MAX_NAME_LENGTH
     from ..serving import security, trust
     from ..store.changes import latest_changes
     from . import (
@@ -51,6 +50,5 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(blueprint)
     app.add_template_global(registry.of, "kind_of")
     app.add_template_global(registry.every, "every_kind")
-    app.jinja_env.globals["MAX_NAME_LENGTH"] = MAX_NAME_LENGTH
     app.jinja_env.globals["LATEST_ROWS"] = fragments.LATEST_ROWS
     app.add_template_global(latest_changes)
