@@ -132,6 +132,7 @@ def append(game: Game, row: Any, state: Any) -> bool | None:
         if row in session:
             session.expunge(row)
         return False
+    game.keep_log()
     return True
 
 

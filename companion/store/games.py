@@ -31,6 +31,7 @@ from sqlalchemy.orm import (
 )
 
 from .base import Model, db, utcnow
+from .kept_logs import KEPT_LOGS
 
 if TYPE_CHECKING:
     from .changes import InputChange
@@ -169,8 +170,11 @@ class Game(Model):
             return InputLog(self.version, len(objects), _submissions(objects), tuple(row.entry() for row in objects))
         log: InputLog | None = self.__dict__.get(_LOG)
         if log is None or log.version != self.version:
-            rows = db.session.execute(_log_of(model), {"game": self.id}).all()
-            log = InputLog(self.version, len(rows), _submissions(rows), tuple(model.entry_of(row) for row in rows))
+            # the log this worker's last write of the game left, if the game is as it left it
+            log = KEPT_LOGS.find(self.id, self.version, self.updated_at)
+            if log is None:
+                rows = db.session.execute(_log_of(model), {"game": self.id}).all()
+                log = InputLog(self.version, len(rows), _submissions(rows), tuple(model.entry_of(row) for row in rows))
             self.__dict__[_LOG] = log
         return log
 
@@ -188,6 +192,13 @@ class Game(Model):
         if log is not None and log.entries is not None and log.version == self.version - 1:
             submissions = log.submissions | {row.submission_id} if row.submission_id else log.submissions
             self.__dict__[_LOG] = InputLog(self.version, log.count + 1, submissions, (*log.entries, row.entry()))
+
+    def keep_log(self) -> None:
+        """Keep the log of a write just committed for this worker's next write of the game
+        (store/kept_logs.py)."""
+        log: InputLog | None = self.__dict__.get(_LOG)
+        if log is not None and log.entries is not None and log.version == self.version:
+            KEPT_LOGS.keep(self.id, self.updated_at, log)
 
     def state(self) -> Any:
         """The game's inputs folded by its kind's rules."""
