@@ -75,7 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None, kinds: Sequence[GameKi
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app)
 
     from . import registry, web
-    from .store.base import db, engine_options, migrate, release_session
+    from .store.base import db, engine_options, migrate, release_session, watch_server_connections
     from .store.sqlite import configure_sqlite
     from .web import routing
     from .web.extensions import compress, csrf, htmx
@@ -95,6 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None, kinds: Sequence[GameKi
     with app.app_context():
         # how long a write waits for another one before it is refused as busy (a 503)
         configure_sqlite(db.engine, app.config.get("SQLITE_BUSY_TIMEOUT_MS", 5000))
+        watch_server_connections(db.engine)
     # the kinds of game, in one place; the shared pages ask the registry for them. The first
     # is the companion's own game: a file from before there were kinds holds its games
     for kind in kinds if kinds is not None else _companion_kinds():

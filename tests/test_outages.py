@@ -173,6 +173,27 @@ def test_a_postgresql_restart_under_a_recording_table_is_invisible_once_it_is_ba
     assert deals_of(client, game) == [1, 2, 3, 4]
 
 
+def test_a_pooled_connection_the_server_ended_while_it_waited_is_replaced_before_a_request_uses_it(
+    on_cluster: Flask, cluster: Cluster
+) -> None:
+    from sqlalchemy import create_engine
+
+    client = on_cluster.test_client()
+    game = start_game(client)
+    assert deal(client, game, 1).status_code == 303
+    with on_cluster.app_context():
+        pooled = db.session.execute(sql("SELECT pg_backend_pid()")).scalar()
+    # an administrator (or an idle timeout) ends the connection the pool holds for the next request
+    admin = create_engine(cluster.url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            assert connection.execute(sql("SELECT pg_terminate_backend(:pid, 5000)"), {"pid": pooled}).scalar() is True
+    finally:
+        admin.dispose()
+    assert deal(client, game, 2).status_code == 303
+    assert deals_of(client, game) == [1, 2]
+
+
 def test_a_connection_the_database_ends_once_the_answer_is_made_leaves_the_answer_as_it_is(
     on_cluster: Flask, cluster: Cluster
 ) -> None:
