@@ -40,8 +40,8 @@ def assert_kept_figures_equal_the_fold(app: Flask, game_id: str) -> None:
 
 
 def kept_scores(game: Game, state: object) -> list[dict]:
-    """The per-deal scores a game keeps beside its figures: Black Spy's alone keeps any."""
-    return score_rows(state) if isinstance(game, BlackSpyGame) else []
+    """The per-deal scores a game keeps beside its figures: a finished Black Spy game's alone."""
+    return score_rows(state) if isinstance(game, BlackSpyGame) and state.finished else []  # type: ignore[attr-defined]
 
 
 ACTIONS = st.lists(st.sampled_from(["round", "round", "round", "end", "undo", "edit"]), min_size=1, max_size=10)
@@ -110,16 +110,19 @@ def kept_score_rows(app: Flask, game_id: str) -> dict[tuple[int, int], int]:
         return {(number, seat): row_id for number, seat, row_id in rows}
 
 
-def test_a_new_deal_adds_its_own_score_rows_and_leaves_the_earlier_ones_as_they_were(app: Flask, client: FlaskClient) -> None:
-    game_id = start_game(client)
+def test_a_game_keeps_its_deal_scores_once_it_is_finished_and_lets_them_go_when_it_opens_again(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client, end_value="60")
     post_points(client, game_id, [20, 15, 25, 0])
     post_points(client, game_id, [10, 10, 20, 20])
-    before = kept_score_rows(app, game_id)
-    assert post_points(client, game_id, [0, 30, 15, 15]).status_code == 303
-    after = kept_score_rows(app, game_id)
-    assert len(after) == 12 and {key: after[key] for key in before} == before
+    # statistics count finished games alone: an open game's deals write none
+    assert kept_score_rows(app, game_id) == {}
+    assert post_points(client, game_id, [0, 30, 15, 15]).status_code == 303  # Cy reaches 60
+    assert sorted(kept_score_rows(app, game_id)) == [(number, seat) for number in (1, 2, 3) for seat in range(4)]
+    assert_kept_figures_equal_the_fold(app, game_id)
     assert client.post(f"/black-spy/{game_id}/undo", data={"number": "3"}).status_code == 303
-    assert kept_score_rows(app, game_id) == before
+    assert kept_score_rows(app, game_id) == {}
     assert_kept_figures_equal_the_fold(app, game_id)
 
 

@@ -108,3 +108,40 @@ def test_moving_each_kinds_statistics_into_its_own_tables_keeps_every_figure(dat
         upgrade(directory=directory)
         db.engine.dispose()
     assert figures_shown(client) == before
+
+
+def test_open_games_let_their_deal_scores_go_and_a_downgrade_gives_them_back(databases) -> None:
+    from flask_migrate import downgrade
+
+    from tests.helpers import post_points, start_game
+
+    url = databases.empty()
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False})
+    with app.app_context():
+        directory = app.extensions["migrate"].directory
+        upgrade(directory=directory)
+    client = app.test_client()
+    open_game, finished = start_game(client), start_game(client, end_value="30")
+    for game in (open_game, finished):
+        assert post_points(client, game, [20, 15, 25, 0]).status_code == 303
+        assert post_points(client, game, [0, 35, 25, 0]).status_code == 303
+
+    def kept(game: str) -> list[tuple[int, int, int, int, bool]]:
+        with db.engine.connect() as connection:
+            return [
+                tuple(row)
+                for row in connection.execute(
+                    text("SELECT number, seat, raw, score, shot FROM deal_scores WHERE game_id = :game ORDER BY number, seat"),
+                    {"game": game},
+                )
+            ]
+
+    scored = [(1, 0, 20, 20, False), (1, 1, 15, 15, False), (1, 2, 25, 25, False), (1, 3, 0, 0, False)]
+    scored += [(2, 0, 0, 0, False), (2, 1, 35, 35, False), (2, 2, 25, 25, False), (2, 3, 0, 0, False)]
+    with app.app_context():
+        assert (kept(open_game), kept(finished)) == ([], scored)
+        downgrade(directory=directory, revision="b5c6d7e8f9a0")
+        assert (kept(open_game), kept(finished)) == (scored, scored)
+        upgrade(directory=directory)
+        assert (kept(open_game), kept(finished)) == ([], scored)
+        db.engine.dispose()

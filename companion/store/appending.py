@@ -4,8 +4,9 @@ The session's flush writes any change to any game, and keeps its figures (figure
 a deal, a turn or a round added after the last it is most of the write's cost, not its
 statements. At deal 31 of a game of six, the flush of a deal took 0.9 ms besides its
 statements (0.1 ms) and the figures: the unit of work's bookkeeping of the new row, the
-game's version and six seats. Here the same rows are written as three statements (four
-with a kind's own kept rows), and the objects in the session are told what they now hold,
+game's version and six seats. Here the same rows are written as three statements (a kind
+keeps nothing more of an open game: Black Spy's deal scores are a finished game's), and
+the objects in the session are told what they now hold,
 so the page drawn after the write reads them without a query and a later flush finds
 nothing to write.
 

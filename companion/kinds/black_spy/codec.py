@@ -259,5 +259,9 @@ def rows(item: BlackSpyInput, game_id: str, created: datetime) -> Rows:
             "first_lead": item.first_lead,
             "first_seat": item.setup.first_dealer,
         },
-        tables={Deal: deals, DealScore: [{"game_id": game_id, **score} for score in score_rows(item.state)]},
+        # each deal's scores, for statistics, kept for a finished game alone (models.py keep_more)
+        tables={
+            Deal: deals,
+            DealScore: [{"game_id": game_id, **score} for score in score_rows(item.state) if item.state.finished],
+        },
     )
