@@ -243,3 +243,23 @@ def test_the_switcher_refuses_a_way_back_no_header_can_carry(client: FlaskClient
     response = client.post("/language", data={"lang": "es", "next": target})
     assert response.status_code == 303
     assert response.location.endswith("/")
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"), [("en", ["36.3", "18.8", "21.3", "1,234.6"]), ("es", ["36,3", "18,8", "21,3", "1.234,6"])]
+)
+def test_an_average_is_rounded_as_a_table_rounds_a_half_up(app: Flask, code: str, expected: list[str]) -> None:
+    from companion.web.i18n import tenths
+
+    with app.test_request_context(headers={"Cookie": f"lang={code}"}):
+        assert [tenths(value) for value in (36.25, 18.75, 21.25, 1234.55)] == expected
+
+
+def test_what_is_left_to_the_end_is_written_as_the_language_writes_numbers(client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="2000")
+    post_points(client, game_id, [20, 15, 25, 0])
+    standings = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    assert "1,980 to go" in standings and "2,000 to go" in standings
+    client.set_cookie("lang", "es")
+    spanish = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    assert "1.980" in spanish and "1980" not in spanish

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -133,6 +134,13 @@ def number(value: int | float) -> str:
     return format_decimal(value)
 
 
+def tenths(value: int | float) -> str:
+    """A figure to one decimal place, a half rounded up as a table rounds it: an average of
+    36.25 is "36.3" (babel rounds a half to the even digit: "36.2", where 18.75 gave "18.8")."""
+    rounded = Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return babel_format_decimal(rounded, "#,##0.0", locale=language())
+
+
 def either(choices: Sequence[object]) -> str:
     """A choice as the reader's language offers it: "1 or 2", "1 o 2"."""
     return str(say(Message("%(choices)s", choices=Either(choices))))
@@ -161,6 +169,7 @@ def init_app(app: Flask, translations: str) -> None:
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.filters["when"] = when
     app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["tenths"] = tenths
     app.jinja_env.filters["names"] = names
     app.jinja_env.filters["either"] = either
     app.jinja_env.filters["say"] = say
