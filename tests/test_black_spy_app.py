@@ -88,6 +88,23 @@ def test_a_new_game_names_every_box_at_fault_at_once(client: FlaskClient, app: F
     assert snapshot(app) == before
 
 
+def test_too_few_players_are_named_with_every_other_fault_and_the_first_empty_seat_is_marked(
+    client: FlaskClient, app: Flask
+) -> None:
+    before = snapshot(app)
+    form = {"player-0": "Ana", "player-1": "ana", "first_dealer": "draw", "end_value": "-5"}
+    response = client.post("/black-spy/new", data=form)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    # mending the twin name alone would be refused again: the count is said now
+    for words in ("Two players are called ana.", "Black Spy is for 3 to 6 players; 2 are named.", "The end value must be"):
+        assert words in html, words
+    seat = re.search(r'<input id="player-2"[^>]*>', html)
+    assert seat and 'aria-invalid="true"' in seat.group(0) and 'aria-describedby="players-error"' in seat.group(0)
+    assert 'aria-invalid="true"' not in re.search(r'<input id="player-3"[^>]*>', html).group(0)
+    assert snapshot(app) == before
+
+
 def test_games_are_addressed_by_unguessable_ids(client: FlaskClient) -> None:
     ids = {start_game(client) for _ in range(3)}
     assert len(ids) == 3

@@ -52,6 +52,18 @@ def test_a_new_pad_names_every_box_at_fault_at_once(client: FlaskClient, app: Fl
     assert snapshot(app) == before
 
 
+def test_a_new_pad_with_no_players_says_so_beside_its_other_faults(client: FlaskClient, app: Flask) -> None:
+    before = snapshot(app)
+    response = client.post("/scorepad/new", data={"pad-name": "", "target": "ten"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    for words in ("Name the game you are playing.", "A score pad is for 1 to 12 players; 0 are named.", "A target is a whole"):
+        assert words in page, words
+    first = re.search(r'<input id="pad-player-0"[^>]*>', page)
+    assert first and 'aria-describedby="players-error"' in first.group(0)
+    assert snapshot(app) == before
+
+
 def test_rounds_add_up_negatives_count_and_the_highest_total_leads(client: FlaskClient) -> None:
     game_id = start_pad(client)
     assert post_round(client, game_id, (10, -5, "−3")).status_code == 303

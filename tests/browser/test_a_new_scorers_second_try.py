@@ -75,6 +75,9 @@ def test_a_follower_is_shown_the_way_to_the_rematch(browser: Browser, phone: Pag
             "end_value",
             "The end value must be a whole number.",
         ),
+        # too few named, and an end value at fault below: the first empty seat first
+        ("black_spy", {"player-0": "Ana", "player-1": "Ben"}, "player-2", "Black Spy is for 3 to 6 players; 2 are named."),
+        ("scorepad", {"pad-name": "Golf", "target": "abc"}, "pad-player-0", "A score pad is for 1 to 12 players; 0 are named."),
     ],
 )
 def test_a_new_game_refused_brings_the_box_at_fault_and_its_words_into_view(

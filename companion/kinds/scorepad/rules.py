@@ -142,7 +142,8 @@ def new_setup(name: str, players: Sequence[str], lowest_wins: bool = False, targ
             errors[f"player-{row}"] = N_("Two players are called %(name)s.", name=player)
         seen.add(player.casefold())
         seated.append(player)
-    if not errors and not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
+    # said beside any other fault: a table mending one would be refused again for the count
+    if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
         errors["players"] = Nn_(
             "A score pad is for %(least)s to %(most)s players; %(num)s is named.",
             "A score pad is for %(least)s to %(most)s players; %(num)s are named.",

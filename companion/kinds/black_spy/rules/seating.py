@@ -67,7 +67,8 @@ def new_setup(
         seen[name.casefold()] = row
         rows[row] = len(seated)
         seated.append(name)
-    if not errors and not rules.min_players <= len(seated) <= rules.max_players:
+    # said beside any name at fault: a table mending a name would be refused again for the count
+    if not rules.min_players <= len(seated) <= rules.max_players:
         errors["players"] = Nn_(
             "Black Spy is for %(least)s to %(most)s players; %(num)s is named.",
             "Black Spy is for %(least)s to %(most)s players; %(num)s are named.",
