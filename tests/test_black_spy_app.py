@@ -929,6 +929,36 @@ def test_an_edit_another_phone_beat_keeps_the_numbers_typed_and_says_how_the_dea
     assert game_state(app, game_id).deals[0].raw == (30, 10, 10, 10)
 
 
+def test_an_edit_is_saved_when_only_another_deal_was_recorded_meanwhile(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    page = client.get(f"/black-spy/{game_id}/deals/1/edit").get_data(as_text=True)
+    sent = {name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1) for name in ("version", "shown")}
+    # another phone records deal 2: deal 1 still reads as this page shows it
+    post_points(client, game_id, [10, 10, 10, 30])
+    mine = {"mode": "points", "points-0": "30", "points-1": "10", "points-2": "10", "points-3": "10", "shoot": "none"}
+    assert client.post(f"/black-spy/{game_id}/deals/1/edit", data={**mine, **sent}).status_code == 303
+    assert [deal.raw for deal in game_state(app, game_id).deals] == [(30, 10, 10, 10), (10, 10, 10, 30)]
+    # a page that showed deal 1 as it read before that edit is out of date
+    stale = client.post(f"/black-spy/{game_id}/deals/1/edit", data={**mine, "points-0": "40", "points-3": "0", **sent})
+    assert stale.status_code == 409 and game_state(app, game_id).deals[0].raw == (30, 10, 10, 10)
+
+
+def test_an_edit_of_a_deal_another_phone_undid_goes_to_the_game_and_says_what_was_typed(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [10, 10, 10, 30])
+    page = client.get(f"/black-spy/{game_id}/deals/2/edit").get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    assert client.post(f"/black-spy/{game_id}/undo", data={"number": "2"}).status_code == 303
+    mine = {"mode": "points", "points-0": "30", "points-1": "10", "points-2": "10", "points-3": "10", "version": version}
+    gone = client.post(f"/black-spy/{game_id}/deals/2/edit", data=mine)
+    assert gone.status_code == 303 and gone.location.endswith(f"/black-spy/{game_id}")
+    html = client.get(gone.location).get_data(as_text=True)
+    assert "Deal 2 was undone on another phone just now, so your change was not saved." in html
+    assert "You had typed Ana 30, Ben 10, Cy 10, and Dee 10." in html
+
+
 def test_a_table_all_level_has_no_leader_marked_and_the_first_one_ahead_is(client: FlaskClient) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [15, 15, 15, 15])

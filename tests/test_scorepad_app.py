@@ -385,3 +385,15 @@ def test_the_news_of_a_round_just_recorded_carries_its_undo(client: FlaskClient,
     assert "undo-here" not in client.post(f"/scorepad/{pad}/end", data={"number": "2"}, headers={"HX-Request": "true"}).get_data(
         as_text=True
     )
+
+
+def test_a_round_edit_is_saved_when_only_another_round_was_recorded_meanwhile(client: FlaskClient) -> None:
+    game_id = start_pad(client)
+    assert post_round(client, game_id, (10, -5, 3)).status_code == 303
+    page = client.get(f"/scorepad/{game_id}/rounds/1/edit").get_data(as_text=True)
+    sent = {name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1) for name in ("version", "shown")}
+    assert post_round(client, game_id, (2, 30, 4)).status_code == 303
+    edited = client.post(f"/scorepad/{game_id}/rounds/1/edit", data={"points-0": "1", "points-1": "2", "points-2": "3", **sent})
+    assert edited.status_code == 303
+    game = exported(client, f"/scorepad/{game_id}/export.json")["games"][0]
+    assert game["rounds"] == [{"Ana": 1, "Ben": 2, "Cy": 3}, {"Ana": 2, "Ben": 30, "Cy": 4}]

@@ -17,6 +17,8 @@ case owns the steps every write shares:
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -175,14 +177,20 @@ def undo(game: G, number: str | None, phone: str | None = None) -> Written[G]:
     return Written(Outcome.DONE, game, game.state(), last)
 
 
-def edit(game: G, number: int, entry: Any, version: str | None, phone: str | None = None) -> Written[G]:
+def edit(game: G, number: int, entry: Any, version: str | None, phone: str | None = None, shown: str | None = None) -> Written[G]:
     """Change input ``number`` in place, as the page that showed the game at ``version``
     asks; every figure after it follows, if the rules allow the game so changed. The game's
-    history keeps the values before and after, and which phone changed them."""
-    if version and version != str(game.version):
-        return Written(Outcome.STALE, game)
+    history keeps the values before and after, and which phone changed them.
+
+    A page the game moved on from is out of date, unless the input it changes still reads
+    as it showed it (``shown``, its ``as_shown``): a deal another phone recorded meanwhile
+    is no reason to refuse an edit of deal 2, and the rules replay the game as it is now."""
     _hold(game)
     inputs = game.inputs()
+    if version and version != str(game.version):
+        unchanged = bool(shown) and 1 <= number <= len(inputs) and shown == as_shown(game, inputs[number - 1])
+        if not unchanged:
+            return Written(Outcome.STALE, game)
     if not 1 <= number <= len(inputs):
         return Written(Outcome.GONE, game)
     entry = _given(entry)
@@ -197,6 +205,13 @@ def edit(game: G, number: int, entry: Any, version: str | None, phone: str | Non
         now = _reloaded(game)
         return Written(Outcome.GONE if number > len(now.inputs()) else Outcome.CONFLICT, now)
     return Written(Outcome.DONE, game, after, inputs[number - 1])
+
+
+def as_shown(game: Game, row: Any) -> str:
+    """A short mark of what an input reads (its values as the game's history shows them),
+    which an edit page sends back with the change (``edit``)."""
+    values = json.dumps(game.input_values(row), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(values.encode()).hexdigest()[:16]
 
 
 def rematch(game: G, make: Callable[[], G]) -> Written[G]:

@@ -9,6 +9,7 @@ from typing import Any
 from flask import flash, get_flashed_messages, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
+from companion import service
 from companion.rules import N_, Message, RulesError
 from companion.service import posted_number
 from companion.web.extensions import htmx
@@ -17,7 +18,7 @@ from companion.web.i18n import format_decimal, say
 from companion.web.parts import submission
 
 from . import rules as bs
-from .forms import CARDS, POINTS, ShootQuestion, deal_checks, entry_from_form
+from .forms import CARDS, POINTS, ShootQuestion, deal_checks, entry_from_form, mode_of
 from .models import BlackSpyGame, Deal
 
 # deals a phone may record ahead of the server: a stretch of a game without the Wi-Fi
@@ -235,6 +236,8 @@ def edit_page(
         deal=deal,
         message=message,
         played=state.deals[deal.number - 1],
+        # what the deal reads now, sent back with the change (service.edit)
+        shown=service.as_shown(game, deal),
         **deal_form_context(
             state,
             mode,
@@ -262,7 +265,16 @@ def stale_edit(game: BlackSpyGame, number: int, mode: str, form: Mapping[str, st
     return edit_page(game, state, game.deals[number - 1], mode, values=form, message=message, status=409)
 
 
-def edit_gone(game: BlackSpyGame, number: int) -> Response:
-    """An edit of a deal another phone undid meanwhile: the game as it is now, and why."""
-    message = N_("Deal %(number)s was undone on another phone just now, so your change was not saved.", number=number)
-    return render_game(game, game.state(), message=message, status=409)
+def edit_gone(game: BlackSpyGame, number: int, form: Mapping[str, str]) -> Response:
+    """An edit of a deal another phone undid meanwhile: the game page (at its own address: a
+    page left at the edit's would be a 404 when reloaded), why, and the points this phone
+    typed, to enter again where they belong."""
+    flash(say(N_("Deal %(number)s was undone on another phone just now, so your change was not saved.", number=number)))
+    typed = [
+        f"{name} {form[field].strip()[:12]}"
+        for seat, name in enumerate(game.player_names)
+        if (field := f"points-{seat}") in form and form[field].strip() and mode_of(form) == POINTS
+    ]
+    if typed:
+        flash(say(N_("You had typed %(typed)s.", typed=typed)))
+    return redirect(url_for("black_spy.show", game_id=game.id), code=303)

@@ -119,7 +119,7 @@ def edit_deal(game_id: str, number: int) -> Response | tuple[str, int]:
     if not 1 <= number <= len(game.deals):
         if request.method == "POST" and request.form.get("version"):
             # an edit page showed this deal: another phone undid it since
-            return pages.edit_gone(game, number)
+            return pages.edit_gone(game, number, request.form)
         abort(404)
     if request.method == "GET":
         deal = game.deals[number - 1]
@@ -131,14 +131,19 @@ def edit_deal(game_id: str, number: int) -> Response | tuple[str, int]:
     before = game.state()
     try:
         written = service.edit(
-            game, number, lambda: entry_from_form(before.setup, form, mode), form.get("version"), phone=phone()
+            game,
+            number,
+            lambda: entry_from_form(before.setup, form, mode),
+            form.get("version"),
+            phone=phone(),
+            shown=form.get("shown"),
         )
     except ShootQuestion as question:
         return pages.edit_page(game, before, game.deals[number - 1], mode, values=form, ask_shoot=question.candidates)
     except RulesError as error:
         return pages.edit_page(game, before, game.deals[number - 1], mode, values=form, errors=error.errors, status=422)
     if written.outcome is Outcome.GONE:
-        return pages.edit_gone(written.game, number)
+        return pages.edit_gone(written.game, number, form)
     if not written.done:
         return pages.stale_edit(written.game, number, mode, form)
     after = written.state

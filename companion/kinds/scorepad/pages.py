@@ -9,6 +9,7 @@ from typing import Any
 from flask import flash, get_flashed_messages, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
+from companion import service
 from companion.rules import N_, Message, RulesError
 from companion.service import posted_number
 from companion.web.extensions import htmx
@@ -121,15 +122,26 @@ def edit_page(
         number=number,
         message=message,
         played=state.rounds[number - 1],
+        # what the round reads now, sent back with the change (service.edit)
+        shown=service.as_shown(game, game.inputs()[which - 1]) if (which := game.input_number(number)) else "",
         **form_context(**form),
     )
     return html, status
 
 
-def edit_gone(game: ScorepadGame, number: int) -> Response:
-    """An edit of a round another phone undid meanwhile: the pad as it is now, and why."""
-    message = N_("Round %(number)s was undone on another phone just now, so your change was not saved.", number=number)
-    return render_game(game, game.state(), message=message, status=409)
+def edit_gone(game: ScorepadGame, number: int, form: Mapping[str, str]) -> Response:
+    """An edit of a round another phone undid meanwhile: the pad page (at its own address: a
+    page left at the edit's would be a 404 when reloaded), why, and the points this phone
+    typed, to enter again where they belong."""
+    flash(say(N_("Round %(number)s was undone on another phone just now, so your change was not saved.", number=number)))
+    typed = [
+        f"{name} {form[field].strip()[:12]}"
+        for seat, name in enumerate(game.player_names)
+        if (field := f"points-{seat}") in form and form[field].strip()
+    ]
+    if typed:
+        flash(say(N_("You had typed %(typed)s.", typed=typed)))
+    return redirect(url_for("scorepad.show", game_id=game.id), code=303)
 
 
 def live(game: ScorepadGame) -> dict[str, Any]:

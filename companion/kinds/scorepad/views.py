@@ -129,7 +129,7 @@ def edit_round(game_id: str, number: int) -> Response | tuple[str, int]:
     if which is None:
         if request.method == "POST" and request.form.get("version"):
             # an edit page showed this round: another phone undid it since
-            return pages.edit_gone(game, number)
+            return pages.edit_gone(game, number, request.form)
         abort(404)
     if request.method == "GET":
         values = {f"points-{seat}": str(points) for seat, points in enumerate(state.rounds[number - 1].points)}
@@ -137,12 +137,17 @@ def edit_round(game_id: str, number: int) -> Response | tuple[str, int]:
     form = request.form
     try:
         written = service.edit(
-            game, which, lambda: sp.Round(points_from_form(state.setup, form)), form.get("version"), phone=phone()
+            game,
+            which,
+            lambda: sp.Round(points_from_form(state.setup, form)),
+            form.get("version"),
+            phone=phone(),
+            shown=form.get("shown"),
         )
     except RulesError as error:
         return pages.edit_page(game, state, number, values=form, errors=error.errors, status=422)
     if written.outcome is Outcome.GONE or (written.outcome is Outcome.CONFLICT and number > len(written.game.state().rounds)):
-        return pages.edit_gone(written.game, number)
+        return pages.edit_gone(written.game, number, form)
     if not written.done:
         now = written.game
         assert isinstance(now, ScorepadGame)
