@@ -639,6 +639,11 @@ def test_a_game_reopened_by_an_undo_after_its_rematch_began_still_leads_to_the_r
     html = page(client, old)
     assert "Record deal 1" in html
     assert re.search(rf'<a class="button" href="/black-spy/{new}">Go to the rematch</a>', html)
+    # said at the top, and on home, where both games of the same players are listed
+    assert re.search(rf"This game's rematch has started. <a class=\"button\" href=\"/black-spy/{new}\">", html)
+    home = client.get("/").get_data(as_text=True)
+    assert len(re.findall(r"Rematch started · ", home)) == 1
+    assert "Rematch started" not in page(client, new)
 
 
 def test_a_rematch_first_dealer_not_at_the_table_is_refused_and_nothing_is_made(client: FlaskClient, app: Flask) -> None:

@@ -190,6 +190,7 @@ def test_a_pad_reopened_by_an_undo_after_its_rematch_began_still_leads_to_the_re
     html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
     assert "Record round 1" in html
     assert f'href="/scorepad/{rematch}">Go to the rematch</a>' in html
+    assert "This game's rematch has started." in html
 
 
 def test_the_follow_link_shows_the_pad_and_nothing_to_change_it(client: FlaskClient, app: Flask) -> None:

@@ -848,6 +848,7 @@ def test_a_spy_game_reopened_by_an_undo_after_its_rematch_began_still_leads_to_t
     html = page(client, game_id)
     assert "Record the turn" in html
     assert f'<a class="button" href="/spy/{new}">Go to the rematch</a>' in html
+    assert "This game's rematch has started." in html
 
 
 def test_a_spy_rematch_by_default_and_by_draw_says_who_plays_first(client: FlaskClient, app: Flask) -> None:
