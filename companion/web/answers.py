@@ -1,12 +1,12 @@
-"""What a kind's pages answer with, the same for every kind: a file to download, and the way
-to a rematch already made."""
+"""What a kind's pages answer with, the same for every kind: a file to download, the way
+to a rematch already made, and an edit of an input another phone undid."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from flask import Response, flash, redirect, url_for
@@ -56,3 +56,18 @@ def rematch_refused(written: Written[G], show: Callable[[G, Message], Answer]) -
         flash(say(N_("The rematch is already on: here it is.")))
         return redirect(url_for(registry.of(written.game).show, game_id=written.game.id), code=303)
     return show(written.game, REMATCH_REFUSED)
+
+
+def edit_gone(game: Game, gone: Message, show: str, form: Mapping[str, str]) -> Answer:
+    """An edit of an input another phone undid meanwhile: the game page (at its own address:
+    a page left at the edit's would be a 404 when reloaded), why (``gone``), and the points
+    this phone typed in its boxes (points-0, points-1, ...), to enter again where they belong."""
+    flash(say(gone))
+    typed = [
+        f"{name} {form[field].strip()[:12]}"
+        for seat, name in enumerate(game.player_names)
+        if (field := f"points-{seat}") in form and form[field].strip()
+    ]
+    if typed:
+        flash(say(N_("You had typed %(typed)s.", typed=typed)))
+    return redirect(url_for(show, game_id=game.id), code=303)

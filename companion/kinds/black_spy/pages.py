@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 from companion import service
 from companion.rules import N_, Message, RulesError
 from companion.service import posted_number
+from companion.web import answers
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
 from companion.web.i18n import format_decimal, say
@@ -266,15 +267,7 @@ def stale_edit(game: BlackSpyGame, number: int, mode: str, form: Mapping[str, st
 
 
 def edit_gone(game: BlackSpyGame, number: int, form: Mapping[str, str]) -> Response:
-    """An edit of a deal another phone undid meanwhile: the game page (at its own address: a
-    page left at the edit's would be a 404 when reloaded), why, and the points this phone
-    typed, to enter again where they belong."""
-    flash(say(N_("Deal %(number)s was undone on another phone just now, so your change was not saved.", number=number)))
-    typed = [
-        f"{name} {form[field].strip()[:12]}"
-        for seat, name in enumerate(game.player_names)
-        if (field := f"points-{seat}") in form and form[field].strip() and mode_of(form) == POINTS
-    ]
-    if typed:
-        flash(say(N_("You had typed %(typed)s.", typed=typed)))
-    return redirect(url_for("black_spy.show", game_id=game.id), code=303)
+    """An edit of a deal another phone undid meanwhile (``answers.edit_gone``): the points
+    typed are said back; counted cards are not points yet."""
+    gone = N_("Deal %(number)s was undone on another phone just now, so your change was not saved.", number=number)
+    return answers.edit_gone(game, gone, "black_spy.show", form if mode_of(form) == POINTS else {})
