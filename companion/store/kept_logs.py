@@ -46,9 +46,5 @@ class KeptLogs:
             while len(self._logs) > self._size:
                 self._logs.popitem(last=False)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._logs.clear()
-
 
 KEPT_LOGS = KeptLogs()

@@ -63,11 +63,13 @@ def edit_gone(game: Game, gone: Message, show: str, form: Mapping[str, str]) -> 
     a page left at the edit's would be a 404 when reloaded), why (``gone``), and the points
     this phone typed in its boxes (points-0, points-1, ...), to enter again where they belong."""
     flash(say(gone))
-    typed = [
-        f"{name} {form[field].strip()[:12]}"
-        for seat, name in enumerate(game.player_names)
-        if (field := f"points-{seat}") in form and form[field].strip()
-    ]
+    typed = [f"{name} {text}" for name, text in typed_points(game.player_names, form) if text]
     if typed:
         flash(say(N_("You had typed %(typed)s.", typed=typed)))
     return redirect(url_for(show, game_id=game.id), code=303)
+
+
+def typed_points(players: Sequence[str], form: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Each player and what their points box (points-0, points-1, ...) held, as said back to
+    a phone whose numbers found no form to stay in: trimmed, and cut short."""
+    return [(name, (form.get(f"points-{seat}") or "").strip()[:12]) for seat, name in enumerate(players)]

@@ -220,7 +220,7 @@ def _repeats(state: bs.GameState, form: Mapping[str, str], mode: str, played: bs
 def _with_typed(message: Message, state: bs.GameState, form: Mapping[str, str], mode: str) -> str:
     """A refusal that leaves no form to keep this phone's numbers in, with the numbers said:
     the table can check them against the deal that was recorded before it undoes anything."""
-    typed = [(name, (form.get(f"points-{seat}") or "").strip()[:12]) for seat, name in enumerate(state.setup.players)]
+    typed = answers.typed_points(state.setup.players, form)
     if mode != POINTS or not any(text for _, text in typed):
         return message
     numbers = [f"{name}\u00a0{text or '–'}" for name, text in typed]
