@@ -566,13 +566,21 @@
   // cards above, made anew, are guessed 400 px high until seen again: content-visibility),
   // and the phone did the whole swap for nothing. The answer's ETag tells it (freshness.py)
   const shownTags = new Map();  // a polling region's id: the ETag of the answer it shows
+  // (the region that asked for itself: an event's detail.elt is the element it is sent on)
+  const pollTag = (detail) => {
+    const {xhr, target, requestConfig} = detail;
+    if (!xhr || !requestConfig || requestConfig.elt !== target || !target.id || !target.matches("[hx-trigger^='every']")) return null;
+    return xhr.getResponseHeader("ETag");
+  };
   document.addEventListener("htmx:beforeSwap", (event) => {
-    const {xhr, elt, target, shouldSwap} = event.detail;
-    if (!shouldSwap || !xhr || elt !== target || !target.id || !target.matches("[hx-trigger^='every']")) return;
-    const tag = xhr.getResponseHeader("ETag");
-    if (!tag) return;
-    if (shownTags.get(target.id) === tag) event.detail.shouldSwap = false;
-    else shownTags.set(target.id, tag);
+    const tag = event.detail.shouldSwap && pollTag(event.detail);
+    if (tag && shownTags.get(event.detail.target.id) === tag) event.detail.shouldSwap = false;
+  });
+  // noted once swapped in: an answer the page left out (a player typing, static/js/seat.js)
+  // is not one it shows, and the same answer is swapped in when it comes again
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const tag = pollTag(event.detail);
+    if (tag) shownTags.set(event.detail.target.id, tag);
   });
 
   // a list the player opened (Spy's turns so far) stays open when a write brings it anew
@@ -606,8 +614,9 @@
   // twice (htmx:beforeCleanupElement and its kebab-case twin): ~300 events for the ~150
   // elements of a late Black Spy deal's form and standings, 13% of a 4x-slowed phone's tap
   // (benchmarks/tap_ab.py). Nothing listens to them, and nothing the cleanup undoes outlives
-  // the elements: the only listeners htmx gives ours are on themselves (no hx-trigger
-  // "from:", no hx-on, no hx-preserve), and a poll ends once its element is gone. The region
+  // the elements: the listeners htmx gives ours are on themselves (no hx-on, no hx-preserve),
+  // and a poll, or a trigger listening elsewhere ("from:"), ends at its next turn once its
+  // element is gone (htmx checks). The region
   // itself is still cleaned up and replaced by htmx. A region holding the focus is left
   // whole: htmx gives the focus back to the new element of the same id.
   // On window, so every listener on document has first said whether the answer is swapped.
@@ -616,7 +625,9 @@
   };
   window.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
-    const owner = detail.elt && detail.elt.closest && detail.elt.closest("[hx-swap]");
+    // the swap htmx reads: the element that asked's, or the nearest of its ancestors'
+    const asker = detail.requestConfig && detail.requestConfig.elt;
+    const owner = asker && asker.closest && asker.closest("[hx-swap]");
     const swap = detail.swapOverride || (owner && owner.getAttribute("hx-swap"));
     if (!detail.shouldSwap || event.defaultPrevented || swap !== "outerHTML") return;
     // htmx reads the swap from the ancestors of the element that asked, after this event:

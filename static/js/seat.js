@@ -20,13 +20,23 @@
     if (elt && elt.id === "seat" && event.detail.verb === "get" && typing(elt)) event.preventDefault();
   });
 
+  // and an ask that left just before the player began brings an answer that is not swapped
+  // in while they type, for the same reason: what they typed would be gone. The next ask,
+  // once they have sent it or left the box, brings the page as it is
+  const asksItself = (event) => {
+    const elt = event.detail.elt;
+    return Boolean(elt && elt.id === "seat" && event.detail.requestConfig && event.detail.requestConfig.verb === "get");
+  };
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (asksItself(event) && typing(event.detail.elt)) event.detail.shouldSwap = false;
+  });
+
   // the page asking for itself moves on to the next deal once another phone's share has
   // recorded this one: it says so, as the scorer's page does, or the jump goes unremarked
   let recorded = null;
   document.addEventListener("htmx:beforeSwap", (event) => {
     const elt = event.detail.elt;
-    recorded = elt && elt.id === "seat" && event.detail.requestConfig && event.detail.requestConfig.verb === "get"
-      ? {number: Number(elt.dataset.number), words: elt.dataset.recorded} : null;
+    recorded = asksItself(event) && event.detail.shouldSwap ? {number: Number(elt.dataset.number), words: elt.dataset.recorded} : null;
   });
   document.addEventListener("htmx:afterSettle", () => {
     const seat = root();

@@ -252,3 +252,35 @@ def test_a_players_page_moved_on_by_another_phones_share_says_the_deal_was_recor
     expect(ana.locator(".seat-status")).to_have_text("Recorded meanwhile: deal 1.")
     player_context.close()
     context.close()
+
+
+def test_what_a_player_types_while_their_pages_ask_is_on_its_way_is_kept(browser: Browser, server: Server) -> None:
+    """The page's own ask never leaves while the player types; one that left just before
+    they began brings an answer that would put the form back as the server had it."""
+    context, _, _, links = scorer_with_seat_links(browser, server)
+    player_context = phone_context(browser)
+    dee = player_context.new_page()
+    dee.goto(links[3])
+    expect(dee.get_by_text("Your share of deal 1")).to_be_visible()
+    asked: list[str] = []
+
+    def slowly(route: Route) -> None:
+        asked.append(route.request.url)
+        dee.wait_for_timeout(1500)
+        route.continue_()
+
+    dee.route(links[3], lambda route: slowly(route) if route.request.method == "GET" else route.continue_())
+    send_from_a_phone(server, links[0], 20)  # the game changed: the next ask brings it
+    dee.wait_for_function("() => document.querySelector('#seat.htmx-request') !== null", timeout=POLL_SECONDS * 2000)
+    box = dee.get_by_label("Your points in deal")
+    box.fill("42")
+    dee.wait_for_function("() => !document.querySelector('.htmx-request')", timeout=10_000)
+    dee.wait_for_timeout(200)
+    assert asked
+    expect(box).to_have_value("42")
+    # and once sent, the share counts, with Ana's
+    dee.unroute(links[3])
+    dee.get_by_role("button", name="Send my share").click()
+    expect(dee.locator(".shares")).to_contain_text("2 of 4 in for deal 1")
+    player_context.close()
+    context.close()
