@@ -739,6 +739,14 @@
       const about = problem.getAttribute("aria-describedby");
       reveal([problem, about && document.getElementById(about)], true);
       if (problem.matches("input, select, textarea")) problem.focus({preventScroll: true});
+      else {
+        // a refusal of the whole entry (its total): where a keyboard is at hand, its first
+        // box, to mend it; on a touch phone the refusal itself, which raises no keyboard
+        const form = problem.closest(ENTRY);
+        const first = form && boxes(form)[0];
+        if (first && window.matchMedia("(pointer: fine)").matches) first.focus({preventScroll: true});
+        else { problem.tabIndex = -1; problem.focus({preventScroll: true}); }
+      }
     } else if (news && post) {
       // the entry is in: the keyboard goes down so the table sees the news and the totals
       if (isEntryBox(document.activeElement)) document.activeElement.blur();
