@@ -616,9 +616,9 @@
   // (benchmarks/tap_ab.py). Nothing listens to them, and nothing the cleanup undoes outlives
   // the elements: the listeners htmx gives ours are on themselves (no hx-on, no hx-preserve),
   // and a poll, or a trigger listening elsewhere ("from:"), ends at its next turn once its
-  // element is gone (htmx checks). The region
-  // itself is still cleaned up and replaced by htmx. A region holding the focus is left
-  // whole: htmx gives the focus back to the new element of the same id.
+  // element is gone (htmx checks). The region itself is still cleaned up and replaced by
+  // htmx. A region holding the focus is left whole: htmx gives the focus back to the new
+  // element of the same id.
   // On window, so every listener on document has first said whether the answer is swapped.
   const letGoOf = (region) => {
     if (region && region.isConnected && region !== document.body && !region.contains(document.activeElement)) region.replaceChildren();
@@ -739,14 +739,8 @@
       const about = problem.getAttribute("aria-describedby");
       reveal([problem, about && document.getElementById(about)], true);
       if (problem.matches("input, select, textarea")) problem.focus({preventScroll: true});
-      else {
-        // a refusal of the whole entry (its total): where a keyboard is at hand, its first
-        // box, to mend it; on a touch phone the refusal itself, which raises no keyboard
-        const form = problem.closest(ENTRY);
-        const first = form && boxes(form)[0];
-        if (first && window.matchMedia("(pointer: fine)").matches) first.focus({preventScroll: true});
-        else { problem.tabIndex = -1; problem.focus({preventScroll: true}); }
-      }
+      // a refusal of the whole entry (its total): its first box, to mend it, or the refusal
+      else focusEntry(problem.closest(ENTRY), problem);
     } else if (news && post) {
       // the entry is in: the keyboard goes down so the table sees the news and the totals
       if (isEntryBox(document.activeElement)) document.activeElement.blur();
@@ -754,13 +748,15 @@
       // the next entry is where the hands go: its first box, ready to type, where a keyboard
       // is at hand; on a touch phone its heading, which raises no keyboard until a box is tapped
       const form = region.querySelector(ENTRY);
-      if (form) {
-        const first = boxes(form)[0];
-        const head = form.querySelector("h2, h3");
-        if (first && window.matchMedia("(pointer: fine)").matches) first.focus({preventScroll: true});
-        else if (head) { head.tabIndex = -1; head.focus({preventScroll: true}); }
-      }
+      if (form) focusEntry(form, form.querySelector("h2, h3"));
     }
+  }
+  // where the hands go in an entry: its first box where a keyboard is at hand; on a touch
+  // phone ``instead`` (a heading, a refusal), which raises no keyboard until a box is tapped
+  function focusEntry(form, instead) {
+    const first = form && boxes(form)[0];
+    if (first && window.matchMedia("(pointer: fine)").matches) first.focus({preventScroll: true});
+    else if (instead) { instead.tabIndex = -1; instead.focus({preventScroll: true}); }
   }
 
   if ("serviceWorker" in navigator) {
