@@ -609,8 +609,8 @@
     if (letGo && letGo.isConnected && document.activeElement === document.body) letGo.focus({preventScroll: true});
     letGo = null;
   });
-  // a region an answer replaces whole lets go of what it holds in one step, just before the
-  // swap. htmx cleans up every element it removes one at a time, each with an event sent
+  // a region an answer replaces whole, or deletes, lets go of what it holds in one step,
+  // just before the swap. htmx cleans up every element it removes one at a time, each with an event sent
   // twice (htmx:beforeCleanupElement and its kebab-case twin): ~300 events for the ~150
   // elements of a late Black Spy deal's form and standings, 13% of a 4x-slowed phone's tap
   // (benchmarks/tap_ab.py). Nothing listens to them, and nothing the cleanup undoes outlives
@@ -637,10 +637,14 @@
   });
   window.addEventListener("htmx:oobBeforeSwap", (event) => {
     const {shouldSwap, target, fragment} = event.detail;
-    // hx-swap-oob="true": the fragment holds the region anew, under its id (an insertion
-    // or a delete holds something else)
+    // hx-swap-oob="true": the fragment holds the region anew, under its id
     const incoming = fragment && fragment.firstElementChild;
-    if (shouldSwap && !event.defaultPrevented && incoming && incoming.id && incoming.id === target.id) letGoOf(target);
+    const anew = incoming && incoming.id && incoming.id === target.id;
+    // hx-swap-oob="delete" (a deal row past the latest ones): the fragment is the answer's
+    // element itself, under the region's id, with nothing in it. An insertion brings
+    // something, and names its region by a selector ("beforeend:#upcoming")
+    const gone = fragment && fragment.nodeType === Node.ELEMENT_NODE && fragment.id === target.id && !fragment.hasChildNodes();
+    if (shouldSwap && !event.defaultPrevented && (anew || gone)) letGoOf(target);
   });
   // a double tap on Record: the first sends the entry, and the game swapped in puts the next
   // entry's Record button under the same finger. That second tap would send the new, empty

@@ -4,10 +4,14 @@ region, not each of the ~150 elements in it one by one with two events apiece (1
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Browser, Route, expect
 
 from tests.browser.browsing import Server, enter_points, new_game, phone_context, settled
+from tests.servers import Phone
 
+HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 COUNT_CLEANUPS = """() => {
   window.__cleanedUp = 0;
   document.addEventListener("htmx:beforeCleanupElement", () => { window.__cleanedUp += 1; });
@@ -34,6 +38,37 @@ def test_a_deal_recorded_cleans_up_its_regions_and_not_each_element(browser: Bro
     assert page.locator("#game-now").count() == 1 and page.locator("#game-now #game-now").count() == 0
     expect(page.locator("#standings li").first).to_contain_text("Dee")
     expect(page.get_by_role("heading", name="Record deal 2")).to_be_visible()
+    context.close()
+
+
+def test_the_oldest_row_shown_goes_in_one_step_as_a_new_deal_comes(browser: Browser, server: Server) -> None:
+    # eight deals in, as many as the page shows: the ninth's answer deletes the first's row
+    other = Phone(server.url)
+    game = other.start_game(end_value="1000")
+    for number in range(1, 9):
+        # the form's hidden fields as the page gives them (its token, the game's version, ...)
+        form = other.get(f"/black-spy/{game}").split(f'action="/black-spy/{game}/deals"')[1].split("</form>")[0]
+        fields = dict(HIDDEN.findall(form))
+        points = {f"points-{seat}": str(value) for seat, value in enumerate([20, 15, 25, 0])}
+        status, _, _ = other.post(f"/black-spy/{game}/deals", {**fields, **points})
+        assert (status, fields["number"]) == (303, str(number))
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(f"{server.url}/black-spy/{game}")
+    expect(page.locator("#deal-rows tr")).to_have_count(8)
+    enter_points(page, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    page.dispatch_event("body", "pointerdown")  # htmx comes with the first touch
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.evaluate(COUNT_CLEANUPS)
+    assert page.locator("#deal-1 *").count() > 10
+    page.get_by_role("button", name="Record deal 9").click()
+    expect(page.locator(".messages")).to_contain_text("Deal 9 recorded.")
+    settled(page)
+    # the row went with the regions replaced, each cleaned up as one element
+    assert page.evaluate("() => window.__cleanedUp") <= 10
+    expect(page.locator("#deal-1")).to_have_count(0)
+    expect(page.locator("#deal-rows tr")).to_have_count(8)
+    expect(page.locator("#deal-rows tr").first).to_have_id("deal-9")
     context.close()
 
 
