@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 from itertools import pairwise
 
 import pytest
@@ -163,7 +164,8 @@ def answer_chart(client: FlaskClient, game_id: str, points: list[int]) -> str:
     page = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
     version = re.search(r'name="version" value="(\d+)"', page).group(1)
     html = post_points(client, game_id, points, htmx=True, version=version, shoot="none").get_data(as_text=True)
-    return re.search(r'<template id="chart-next"[^>]*>(.*?)</template>', html, re.S).group(1)
+    # sent as text, parsed by the phone once it draws it
+    return unescape(re.search(r'<template id="chart-next"[^>]*>(.*?)</template>', html, re.S).group(1))
 
 
 def test_a_new_deals_answer_brings_each_lines_new_point_and_the_page_keeps_the_rest(client: FlaskClient) -> None:

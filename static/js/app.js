@@ -508,24 +508,28 @@
     if (keepsTyping()) event.detail.shouldSwap = false;
   });
 
-  // a new deal's answer brings Black Spy's chart in a template (data-draws: the element it is
-  // drawn in), and it is drawn once the phone has shown the rest: its 64 svg elements swapped
-  // with the answer held the news and the next deal's form back ~9 ms on a 4x-slowed phone
-  // (benchmarks/tap.py), for a chart that sits below the deals. Its lines come as their new
-  // point alone (data-append: how many points the line shown has before it), added to the
-  // lines shown; a chart that does not have them (never so far) is fetched whole
+  // a new deal's answer brings Black Spy's chart as text in a template (data-draws: the
+  // element it is drawn in), drawn once the phone has shown the rest: its 64 svg elements
+  // swapped with the answer held the news and the next deal's form back ~9 ms on a 4x-slowed
+  // phone (benchmarks/tap.py), and as markup in the template they were still parsed and
+  // copied with it, 1-3% of the tap, for a chart that sits below the deals. Its lines come as
+  // their new point alone (data-append: how many points the line shown has before it), added
+  // to the lines shown; a chart that does not have them (never so far) is fetched whole
   const afterShowing = window.requestIdleCallback
     ? (draw) => window.requestIdleCallback(draw, {timeout: 200})
     : (draw) => requestAnimationFrame(() => setTimeout(draw, 0));
   const pointsOf = (line) => (line ? line.getAttribute("points").trim().split(/\s+/).length : -1);
   function draw(drawing) {
     const into = document.getElementById(drawing.dataset.draws);
-    if (!drawing.isConnected || !into || !drawing.content.childNodes.length) return;
-    const content = drawing.content;
+    const text = drawing.content.textContent;
+    if (!drawing.isConnected || !into || !text.trim()) return;
+    drawing.content.replaceChildren();  // drawn once
+    const parsed = document.createElement("template");
+    parsed.innerHTML = text;
+    const content = parsed.content;
     const added = [...content.querySelectorAll("polyline[data-append]")];
     const shown = added.map((line) => into.querySelector(`polyline.${[...line.classList].join(".")}`));
     if (added.some((line, at) => pointsOf(shown[at]) !== Number(line.dataset.append))) {
-      content.replaceChildren();
       drawWhole(into);
       return;
     }

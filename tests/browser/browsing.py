@@ -64,7 +64,7 @@ def settled(page: Page) -> None:
     page.wait_for_function(
         "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
         # and what an answer brought to draw once the rest was shown (Black Spy's chart)
-        " && [...document.querySelectorAll('template[data-draws]')].every((drawing) => !drawing.content.childNodes.length)",
+        " && [...document.querySelectorAll('template[data-draws]')].every((drawing) => !drawing.content.textContent.trim())",
         polling=50,
     )
 
