@@ -25,7 +25,7 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import black_spy, import_games, scorepad_game, spy_game
-from benchmarks.tap import FETCH_CSS, black_spy_entry, no_entry, scorepad_entry, tap, with_id
+from benchmarks.tap import CSS_FETCHES, FETCH_CSS, black_spy_entry, no_entry, scorepad_entry, tap, with_id
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, free_port, phone_context
 
 # each kind's late game (as benchmarks/tap.py plays it), its entry and its button
@@ -68,7 +68,7 @@ def main() -> None:
                 for side in order:
                     url = f"{sides[side].url}/{arguments.kind}/abtap{number:03d}{tap_number:03d}"
                     times[side].append(tap(page, url, fill, button.format(number=number))[0])
-                css.append(page.evaluate(FETCH_CSS))
+                css.extend(page.evaluate(FETCH_CSS) for _ in range(CSS_FETCHES))
             browser.close()
     finally:
         for server in sides.values():
