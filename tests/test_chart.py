@@ -168,6 +168,24 @@ def answer_chart(client: FlaskClient, game_id: str, points: list[int]) -> str:
     return unescape(re.search(r'<template id="chart-next"[^>]*>(.*?)</template>', html, re.S).group(1))
 
 
+def test_the_chart_an_answer_brings_is_text_the_phone_parses_back_to_the_chart_names_escaped(client: FlaskClient) -> None:
+    names = ("Ana & Bo", "<b>Ben</b>", 'Cy "C"', "Dee")
+    game_id = play(client, names, [[20, 15, 25, 0], [10, 10, 20, 20]], end_value="150")
+    page = client.get(f"/black-spy/{game_id}").get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    html = post_points(client, game_id, [30, 0, 20, 10], htmx=True, version=version, shoot="none").get_data(as_text=True)
+    text = re.search(r'<template id="chart-next"[^>]*>(.*?)</template>', html, re.S).group(1)
+    # no tag until the phone parses it: nothing of it is swapped in as elements with the answer
+    assert "<" not in text and "&lt;svg" in text
+    # escaped only where a tag or a character reference could start: its quotes as they are
+    assert '&lt;svg class="chart"' in text
+    # parsed, it is the chart's markup, every name in it escaped as a page writes it
+    chart = unescape(text)
+    assert chart.lstrip().startswith("<svg") and "<polyline" in chart
+    assert "Ana &amp; Bo 60" in chart and "&lt;b&gt;Ben&lt;/b&gt; 25" in chart and "Cy &#34;C&#34; 65" in chart
+    assert "<b>" not in chart
+
+
 def test_a_new_deals_answer_brings_each_lines_new_point_and_the_page_keeps_the_rest(client: FlaskClient) -> None:
     game_id = play(client, ("Ana", "Ben", "Cy", "Dee"), [[20, 15, 25, 0], [10, 10, 20, 20]], end_value="150")
     before = lines_of(chart_of(client, game_id))

@@ -51,4 +51,5 @@ def init_app(app: Flask) -> None:
     app.add_template_global(registry.of, "kind_of")
     app.add_template_global(registry.every, "every_kind")
     app.jinja_env.globals["LATEST_ROWS"] = fragments.LATEST_ROWS
+    app.jinja_env.filters["as_text"] = fragments.as_text
     app.add_template_global(latest_changes)
