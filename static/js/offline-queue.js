@@ -441,11 +441,11 @@
     const game = root();
     const elt = detail.elt;
     if (!game || !game.contains(elt) || elt.id === "shares") return false;
-    const said = words(game);
+    // the game's sentences are read when one is said, not at every tap that sends
     const needs = elt.closest("[data-needs-connection]");
     if (needs) {
-      if (!navigator.onLine) say(game, said[needs.dataset.needsConnection]);
-      else if (mine(game).length) say(game, said.undo_waiting);
+      if (!navigator.onLine) say(game, words(game)[needs.dataset.needsConnection]);
+      else if (mine(game).length) say(game, words(game).undo_waiting);
       else return false;
       return true;
     }
@@ -457,7 +457,7 @@
     }
     if (navigator.onLine || detail.verb !== "get") return false;
     // a look the server alone can give (another view of the form, an answer to choose)
-    say(game, said.look);
+    say(game, words(game).look);
     return true;
   }
 
