@@ -609,29 +609,13 @@
     letGo = active;
     active.blur();
   });
-  // A look (a GET: a follower's page asking for itself, a Spy card chosen with the arrow keys,
-  // a tab of the deal form) whose answer replaced that element gives the focus to the same one
-  // in what came in, as htmx does for an element with an id: a keyboard or a screen reader
-  // keeps its place, not thrown back to the top. A write's answer says itself where the focus
-  // goes (showWhatHappened). Fired twice when the asking element is gone: the first does it
-  const sameIn = (gone) => {
-    if (gone.id) return document.getElementById(gone.id);
-    const said = gone.textContent.trim();
-    const alike = (found) => ["href", "name", "value"].every((name) => found.getAttribute(name) === gone.getAttribute(name))
-      && found.textContent.trim() === said;
-    return [...document.getElementsByTagName(gone.tagName)].find(alike) || null;
-  };
-  document.addEventListener("htmx:afterRequest", (event) => {
-    const gone = letGo;
+  document.addEventListener("htmx:afterRequest", () => {
+    if (letGo && letGo.isConnected && document.activeElement === document.body) letGo.focus({preventScroll: true});
     letGo = null;
-    if (!gone || document.activeElement !== document.body) return;
-    const config = event.detail.requestConfig;
-    const found = gone.isConnected ? gone : config && config.verb === "get" && sameIn(gone);
-    if (found) found.focus({preventScroll: true});
   });
   // a region an answer replaces whole, or deletes, lets go of what it holds in one step,
-  // just before the swap. htmx cleans up every element it removes one at a time, each with an
-  // event sent twice (htmx:beforeCleanupElement and its kebab-case twin): ~300 events for the ~150
+  // just before the swap. htmx cleans up every element it removes one at a time, each with an event sent
+  // twice (htmx:beforeCleanupElement and its kebab-case twin): ~300 events for the ~150
   // elements of a late Black Spy deal's form and standings, 13% of a 4x-slowed phone's tap
   // (benchmarks/tap_ab.py). Nothing listens to them, and nothing the cleanup undoes outlives
   // the elements: the listeners htmx gives ours are on themselves (no hx-on, no hx-preserve),
