@@ -599,19 +599,34 @@
   // 13 ms of a 4x-slowed phone's tap where the same removal unfocused costs 0.3 ms
   // (benchmarks/tap.py). So the element lets go of the focus as its request leaves, while
   // the page is settled; the swap would take it anyway, and one that does not happen
-  // (no answer) gives it back
+  // (no answer) gives it back.
+  // A card chosen with the arrow keys (Spy's radios: a look, its answer the game with the
+  // card's answers) is swapped out with the rest, and htmx gives the focus back by id alone:
+  // the same card in what came in takes it, or the next arrow goes nowhere. Kept to a radio
+  // or a checkbox chosen with the keys: a link given the focus back moved the page (Back after
+  // a form's tab landed at the chart, a follower's poll rode it up) and a box raised a touch
+  // phone's keyboard (d1f8b4e)
   let letGo = null;
+  let chosen = null;
   document.addEventListener("htmx:beforeRequest", (event) => {
     const active = document.activeElement;
     const target = event.detail.target;
-    letGo = null;
+    letGo = chosen = null;
     if (!active || active === document.body || !target || !target.contains(active)) return;
     letGo = active;
+    if (active.matches("input[type=radio], input[type=checkbox]") && active.matches(":focus-visible")) chosen = {name: active.name, value: active.value};
     active.blur();
   });
-  document.addEventListener("htmx:afterRequest", () => {
-    if (letGo && letGo.isConnected && document.activeElement === document.body) letGo.focus({preventScroll: true});
-    letGo = null;
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const gone = letGo;
+    const card = chosen;
+    letGo = chosen = null;
+    if (!gone || document.activeElement !== document.body) return;
+    if (gone.isConnected) gone.focus({preventScroll: true});
+    else if (card && event.detail.requestConfig && event.detail.requestConfig.verb === "get") {
+      const same = [...document.getElementsByName(card.name)].find((input) => input.value === card.value);
+      if (same) same.focus({preventScroll: true});
+    }
   });
   // a region an answer replaces whole, or deletes, lets go of what it holds in one step,
   // just before the swap. htmx cleans up every element it removes one at a time, each with an event sent

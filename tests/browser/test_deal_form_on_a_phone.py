@@ -400,3 +400,23 @@ def test_a_stored_shoot_edited_into_ordinary_points_is_saved_as_typed(phone: Pag
     enter_points(phone, {"Ana": 70, "Ben": -10, "Cy": 0, "Dee": 0})
     phone.get_by_role("button", name="Save deal 1").click()
     expect(phone.get_by_role("button", name="Yes: 0 for Ana, 60 for everyone else")).to_be_visible()
+
+
+def test_back_after_a_tab_of_the_form_leaves_the_player_at_the_form(phone: Page, server: Server) -> None:
+    """Back restores the page as it was, where it was: a tab given the focus back after its
+    swap held the page at itself through the restore, and Back landed at the chart (d1f8b4e)."""
+    game = new_game(phone, server.url, end_value="500")
+    enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    settled(phone)
+    phone.get_by_role("link", name="By cards").tap()
+    phone.wait_for_url("**mode=cards")
+    settled(phone)
+    phone.go_back()
+    phone.wait_for_url(game)
+    expect(phone.get_by_role("link", name="By points")).to_have_attribute("aria-current", "page")
+    settled(phone)
+    phone.wait_for_timeout(300)  # a scroll the restore set off would come by now
+    assert phone.evaluate("() => scrollY") < 400, "Back left the page far below the form"
+    expect(phone.get_by_role("heading", name="Record deal 2")).to_be_in_viewport()

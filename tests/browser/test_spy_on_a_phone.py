@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.browsing import Server, phone_context
+from tests.browser.browsing import Server, phone_context, settled
 
 ANA, BEN = 0, 1
 
@@ -182,6 +182,26 @@ def test_a_tapped_cards_answers_and_its_record_button_come_into_view_by_the_card
     assert in_view(phone.get_by_role("button", name="Record the turn", exact=True))
     answer(phone, "A Safe that is not the target")
     record(phone, "Ana spied on Dee: a Safe.")
+
+
+def test_a_card_chosen_with_the_arrow_keys_keeps_the_focus_for_the_next_one(phone: Page, server: Server) -> None:
+    four_players(phone, server)
+    phone.dispatch_event("body", "pointerdown")  # htmx comes with the first touch
+    phone.wait_for_function("() => window.htmx !== undefined")
+    looks = phone.locator("input[name=look]")
+    first, second = looks.nth(0).get_attribute("value"), looks.nth(1).get_attribute("value")
+    looks.nth(0).focus()
+    phone.keyboard.press("Space")
+    expect(phone.locator(".answers legend")).to_contain_text("card 1.")
+    settled(phone)
+    # the answers came with the whole game, and the card chosen is focused in it, checked
+    focused = "() => [document.activeElement.name, document.activeElement.value, document.activeElement.checked]"
+    assert phone.evaluate(focused) == ["look", first, True]
+    # so the next arrow goes on from there, to the next card
+    phone.keyboard.press("ArrowRight")
+    expect(phone.locator(".answers legend")).to_contain_text("card 2.")
+    settled(phone)
+    assert phone.evaluate(focused) == ["look", second, True]
 
 
 def test_the_spy_pages_buttons_and_links_keep_8_pixels_apart(phone: Page, server: Server) -> None:
