@@ -629,9 +629,9 @@
     }
   });
   // a region an answer replaces whole, or deletes, lets go of what it holds in one step,
-  // just before the swap. htmx cleans up every element it removes one at a time, each with an event sent
-  // twice (htmx:beforeCleanupElement and its kebab-case twin): ~300 events for the ~150
-  // elements of a late Black Spy deal's form and standings, 13% of a 4x-slowed phone's tap
+  // just before the swap. htmx cleans up every element it removes one at a time, each with an
+  // event sent twice (htmx:beforeCleanupElement and its kebab-case twin): ~300 events for the
+  // ~150 elements of a late Black Spy deal's form and standings, 13% of a 4x-slowed phone's tap
   // (benchmarks/tap_ab.py). Nothing listens to them, and nothing the cleanup undoes outlives
   // the elements: the listeners htmx gives ours are on themselves (no hx-on, no hx-preserve),
   // and a poll, or a trigger listening elsewhere ("from:"), ends at its next turn once its
