@@ -32,8 +32,8 @@ def page_or_fragment(page: str, fragment: str, status: int = 200, **context: Any
 
 def as_text(markup: str) -> Markup:
     """Markup written as text, for a template an answer brings to be parsed only when the phone
-    wants it (black_spy/_changed.html's chart): escaped as text needs, its quotes left as they
-    are (forceescape wrote each as five characters, 2.5 KB more of a late deal's answer)."""
+    wants it (a chart drawn once the rest is shown): escaped as text needs, its quotes left as
+    they are (forceescape wrote each as five characters, 2.5 KB more of a late answer)."""
     return Markup(str(markup).replace("&", "&amp;").replace("<", "&lt;"))
 
 
