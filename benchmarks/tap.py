@@ -30,7 +30,7 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import black_spy, import_games, scorepad_game, spy_game
-from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, free_port, phone_context
+from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, free_port, phone_context, touched
 
 # counts the page's settles from a tap's click until nothing swaps, settles or waits
 # and, after that, when the frame showing it was drawn: a task queued from that frame's
@@ -65,10 +65,8 @@ def tap(page: Page, url: str, fill, button: str) -> tuple[float, float, int, int
     page.goto(url)
     page.wait_for_load_state("load")
     fill(page)
-    # htmx comes with the first touch (static/js/app.js): it is on the page before the tap,
-    # as it is once a player has typed or scrolled
-    page.dispatch_event("body", "pointerdown")
-    page.wait_for_function("() => window.htmx !== undefined")
+    # htmx comes with the first touch: it is on the page before the tap
+    touched(page)
     page.evaluate(WATCH)
     before = page.evaluate("() => document.getElementsByTagName('*').length")
     page.get_by_role("button", name=button).click()

@@ -69,6 +69,13 @@ def settled(page: Page) -> None:
     )
 
 
+def touched(page: Page) -> None:
+    """A first touch on the page, which brings htmx (static/js/app.js), and htmx there: as it
+    is once a player has typed or scrolled."""
+    page.dispatch_event("body", "pointerdown")
+    page.wait_for_function("() => window.htmx !== undefined")
+
+
 def under_the_worker(page: Page) -> None:
     """Wait until the service worker answers this page's requests.
 

@@ -4,14 +4,11 @@ region, not each of the ~150 elements in it one by one with two events apiece (1
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import Browser, Route, expect
 
-from tests.browser.browsing import Server, enter_points, new_game, phone_context, settled
+from tests.browser.browsing import Server, enter_points, new_game, phone_context, settled, touched
 from tests.servers import Phone
 
-HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 COUNT_CLEANUPS = """() => {
   window.__cleanedUp = 0;
   document.addEventListener("htmx:beforeCleanupElement", () => { window.__cleanedUp += 1; });
@@ -24,8 +21,7 @@ def test_a_deal_recorded_cleans_up_its_regions_and_not_each_element(browser: Bro
     page = context.new_page()
     new_game(page, server.url)
     enter_points(page, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
-    page.dispatch_event("body", "pointerdown")  # htmx comes with the first touch
-    page.wait_for_function("() => window.htmx !== undefined")
+    touched(page)  # htmx comes with the first touch
     page.evaluate(COUNT_CLEANUPS)
     replaced = page.evaluate(REPLACED)
     page.get_by_role("button", name="Record deal 1").click()
@@ -46,19 +42,14 @@ def test_the_oldest_row_shown_goes_in_one_step_as_a_new_deal_comes(browser: Brow
     other = Phone(server.url)
     game = other.start_game(end_value="1000")
     for number in range(1, 9):
-        # the form's hidden fields as the page gives them (its token, the game's version, ...)
-        form = other.get(f"/black-spy/{game}").split(f'action="/black-spy/{game}/deals"')[1].split("</form>")[0]
-        fields = dict(HIDDEN.findall(form))
-        points = {f"points-{seat}": str(value) for seat, value in enumerate([20, 15, 25, 0])}
-        status, _, _ = other.post(f"/black-spy/{game}/deals", {**fields, **points})
-        assert (status, fields["number"]) == (303, str(number))
+        status, _, _ = other.post(f"/black-spy/{game}/deals", other.deal_form(game, [20, 15, 25, 0], number))
+        assert status == 303
     context = phone_context(browser)
     page = context.new_page()
     page.goto(f"{server.url}/black-spy/{game}")
     expect(page.locator("#deal-rows tr")).to_have_count(8)
     enter_points(page, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
-    page.dispatch_event("body", "pointerdown")  # htmx comes with the first touch
-    page.wait_for_function("() => window.htmx !== undefined")
+    touched(page)  # htmx comes with the first touch
     page.evaluate(COUNT_CLEANUPS)
     assert page.locator("#deal-1 *").count() > 10
     page.get_by_role("button", name="Record deal 9").click()
@@ -78,8 +69,7 @@ def test_a_region_the_player_has_focused_meanwhile_is_left_to_htmx_which_gives_t
     context = phone_context(browser)
     page = context.new_page()
     game = new_game(page, server.url)
-    page.dispatch_event("body", "pointerdown")  # htmx comes with the first touch
-    page.wait_for_function("() => window.htmx !== undefined")
+    touched(page)  # htmx comes with the first touch
     page.evaluate(COUNT_CLEANUPS)
     # the game asked for again (as a refresh of the region does), its answer slow to come,
     # and the player taps into a box while it is on its way

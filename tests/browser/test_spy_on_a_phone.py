@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.browsing import Server, phone_context, settled
+from tests.browser.browsing import Server, phone_context, settled, touched
 
 ANA, BEN = 0, 1
 
@@ -186,8 +186,7 @@ def test_a_tapped_cards_answers_and_its_record_button_come_into_view_by_the_card
 
 def test_a_card_chosen_with_the_arrow_keys_keeps_the_focus_for_the_next_one(phone: Page, server: Server) -> None:
     four_players(phone, server)
-    phone.dispatch_event("body", "pointerdown")  # htmx comes with the first touch
-    phone.wait_for_function("() => window.htmx !== undefined")
+    touched(phone)  # htmx comes with the first touch
     looks = phone.locator("input[name=look]")
     first, second = looks.nth(0).get_attribute("value"), looks.nth(1).get_attribute("value")
     looks.nth(0).focus()
