@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Dialog, Locator, Page, expect
 
-from tests.browser.browsing import Server, enter_counts, enter_points, new_game, phone_context, settled
+from tests.browser.browsing import PHONE, SMALL_PHONE, Server, enter_counts, enter_points, new_game, phone_context, settled
 
 # the phone of issue 15 with its on-screen keyboard open: a little over half the screen is left
 KEYBOARD_OPEN = {"width": 390, "height": 500}
@@ -248,6 +248,26 @@ def test_counting_cards_shows_each_players_points_and_where_the_rest_goes(phone:
     phone.get_by_role("button", name="Record deal 1").click()
     expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
     expect(phone.locator(".deals tbody tr").first).to_contain_text("25")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390px", "320px"])
+def test_long_names_leave_the_whole_cards_table_on_the_phone_the_rest_column_too(
+    browser: Browser, server: Server, viewport: dict
+) -> None:
+    context = phone_context(browser, viewport=viewport)
+    page = context.new_page()
+    names = ("Maximiliano", "Alessandra", "Venkateswara", "Christopher", "Guadalupe", "Bartholomew")
+    game = new_game(page, server.url, names=names)
+    page.goto(f"{game}?mode=cards")
+    # nothing to scroll sideways for: a new player never finds a column hidden off the side
+    table = page.locator(".table-scroll", has=page.locator(".cards-table"))
+    assert table.evaluate("(box) => box.scrollWidth - box.clientWidth") <= 0
+    for name in names:
+        rest = page.locator("label.tap", has=page.get_by_label(f"{name} gets the rest")).bounding_box()
+        assert rest is not None and rest["x"] + rest["width"] <= viewport["width"], f"{name}'s Rest is off the screen"
+        # a name cut short on the screen is whole in its boxes' labels
+        expect(page.get_by_label(f"{name}: Black Spies")).to_be_visible()
+    context.close()
 
 
 def test_the_rest_shows_no_count_below_zero_when_the_others_counted_more_than_the_deck(phone: Page, server: Server) -> None:
