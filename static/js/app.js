@@ -231,27 +231,31 @@
     if (!line) return;
     const inputs = [...form.querySelectorAll(".points-input")];
     let sum = 0;
-    let unread = 0;
+    const unread = [];
     const empty = [];
     inputs.forEach((input) => {
       const value = parsePoints(input.value);
       if (value !== null) sum += value;
       else if (input.value.trim() === "") empty.push(input);
-      else unread += 1;
+      else unread.push(input);
     });
     const total = parseInt(form.dataset.total, 10);
-    const complete = empty.length === 0 && unread === 0;
+    const complete = empty.length === 0 && unread.length === 0;
     // nothing typed yet: say what there is to enter, not "0 of 60"
     line.querySelector("[data-sum-empty]").hidden = empty.length < inputs.length;
     line.querySelector("[data-sum-some]").hidden = empty.length === inputs.length;
     line.querySelector("output[data-sum]").textContent = String(sum);
     line.classList.toggle("ok", complete && sum === total);
-    line.classList.toggle("off", complete && sum !== total);
+    line.classList.toggle("off", (complete && sum !== total) || unread.length > 0);
+    // the first box the sum cannot read, by its player's name: the sum leaves it out
+    const said = line.querySelector("[data-sum-unread]");
+    said.hidden = unread.length === 0;
+    if (unread.length) said.querySelector("[data-unread-name]").textContent = form.querySelector(`label[for="${unread[0].id}"]`).textContent;
     // one box left empty: offer to give that player what the total leaves
     const fill = line.querySelector(".fill-last");
-    const offer = empty.length === 1 && unread === 0;
+    const offer = empty.length === 1 && unread.length === 0;
     const left = line.querySelector("[data-sum-left]");
-    left.hidden = offer || unread > 0 || empty.length === 0 || empty.length === inputs.length;
+    left.hidden = offer || unread.length > 0 || empty.length === 0 || empty.length === inputs.length;
     left.querySelector("output[data-left]").textContent = String(total - sum);
     fill.hidden = !offer;
     if (offer) {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -196,6 +197,21 @@ def test_the_sum_says_what_is_left_to_enter(phone: Page, server: Server) -> None
     expect(line).to_have_text("Sum: 55 of 60 Give Dee the rest: 5", use_inner_text=True)
     enter_points(phone, {"Dee": 6})
     expect(line).to_have_text("Sum: 61 of 60", use_inner_text=True)
+
+
+def test_a_box_the_sum_cannot_read_is_named_not_counted_as_empty(phone: Page, server: Server) -> None:
+    new_game(phone, server.url)
+    line = phone.locator(".sum")
+    enter_points(phone, {"Ana": 25, "Ben": 15, "Cy": 15})
+    # a slip on the keypad: the sum leaves it out, and says whose box it is
+    phone.get_by_role("textbox", name="Dee", exact=True).fill("5-")
+    expect(line).to_have_text("Sum: 55 of 60 (Dee: not a whole number)", use_inner_text=True)
+    expect(line).to_have_class(re.compile(r"\boff\b"))
+    # not offered the rest as if the box were empty
+    expect(phone.locator(".fill-last")).to_be_hidden()
+    phone.get_by_role("textbox", name="Dee", exact=True).fill("5")
+    expect(line).to_have_text("Sum: 60 of 60", use_inner_text=True)
+    expect(line).to_have_class(re.compile(r"\bok\b"))
 
 
 def test_the_classic_sum_and_keys_follow_the_classic_rules(phone: Page, server: Server) -> None:
