@@ -487,6 +487,15 @@ def test_the_spy_turns_round_before_or_after_the_move() -> None:
     assert take(state, Turn(ANA, move=Move(1, turn_before=True, turn_after=True))).bases[ANA].spy == SpyPlace(3, Facing.RIGHT)
 
 
+def test_a_move_backwards_is_refused_with_the_turn_that_makes_it() -> None:
+    state = start(tracked(2, (4, "right"), (8, "left")))
+    # "-2" is a whole number: the table is told how the rules go the other way
+    with pytest.raises(RulesError, match="turn it round before or after the move") as caught:
+        take(state, Turn(ANA, move=Move(-2)))
+    assert "steps" in caught.value.errors
+    assert "whole number" not in str(caught.value.errors["steps"])
+
+
 def test_a_spy_at_an_end_may_be_put_at_the_other_end_for_free() -> None:
     state = start(tracked(2, (6, "right"), (8, "left")))
     assert take(state, Turn(ANA, move=Move(2, other_end=True))).bases[ANA].spy == SpyPlace(1, Facing.RIGHT)

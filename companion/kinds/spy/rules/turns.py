@@ -248,8 +248,13 @@ def _moved(state: SpyState, base: BaseState, move: Move) -> BaseState:
     if base.spy is None:
         raise RulesError.about("move", N_("This table does not track the Spies: leave the move out."))
     steps = move.steps
-    if not isinstance(steps, int) or steps < 0:
+    if not isinstance(steps, int):
         raise RulesError.about("steps", N_("A Spy moves a whole number of places."))
+    if steps < 0:
+        # "-2" is a whole number: what it asks is the other way, which a turn gives
+        raise RulesError.about(
+            "steps", N_("A Spy moves the way it faces: to go the other way, turn it round before or after the move.")
+        )
     if steps == 0 and (not move.other_end or move.turn_before or move.turn_after):
         raise RulesError.about("steps", N_("A Spy that moves goes at least 1 place; 0 only puts it at the other end."))
     slot, facing = base.spy.slot, base.spy.facing
