@@ -25,6 +25,7 @@ def init_app(app: Flask) -> None:
         history,
         home,
         i18n,
+        parts,
         passcode,
         pwa,
         ratelimits,  # noqa: F401  (registers its storage scheme with limits)
@@ -46,6 +47,7 @@ def init_app(app: Flask) -> None:
     limiter.init_app(app)
     i18n.init_app(app, str(paths.TRANSLATIONS))
     seats.init_app(app)
+    app.after_request(parts.tell_the_page_its_phone)
     for blueprint in (home.bp, exchange.bp, history.bp, watch.bp, pwa.bp, trust.bp, health.bp, deleting.bp):
         app.register_blueprint(blueprint)
     app.add_template_global(registry.of, "kind_of")

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from flask import g, session
+from flask import Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 
 Html = TypeVar("Html", bound=str)
@@ -103,3 +103,23 @@ def phone() -> str:
     if "phone" not in session:
         session["phone"] = secrets.token_hex(4)
     return str(session["phone"])
+
+
+# the cookie that tells a page its own phone's id (the session's is not for scripts to read)
+PHONE_COOKIE = "phone"
+
+
+def tell_the_page_its_phone(response: Response) -> Response:
+    """A phone that has changed a game is told its own short id, which its pages read to say
+    "from this phone" or "from another phone" of each change listed (static/js/app.js).
+
+    The lists themselves name no viewer: a kept page, or a 304, serves every phone alike.
+    The id is a label, no secret: the page showed it before it was a phrase."""
+    # a page alone: asked, the session makes every answer vary by cookie, a stylesheet too
+    if response.mimetype != "text/html":
+        return response
+    mine = session.get("phone")
+    if mine and request.cookies.get(PHONE_COOKIE) != mine:
+        secure = bool(current_app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+        response.set_cookie(PHONE_COOKIE, str(mine), samesite="Lax", secure=secure)
+    return response

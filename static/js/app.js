@@ -280,7 +280,20 @@
     });
   }
 
+  // each change listed under a game says whether it came from this phone or another: the
+  // list names phones by id alone, the same for every viewer (a kept page serves them all),
+  // and a phone that has changed a game is told its own id in a cookie (companion/web/parts.py)
+  function namePhones(root) {
+    const list = root.id === "changes" ? root : root.querySelector("#changes");
+    if (!list) return;
+    const mine = (document.cookie.match(/(?:^|;\s*)phone=([0-9a-f]+)/) || [])[1];
+    list.querySelectorAll("[data-phone]").forEach((said) => {
+      said.textContent = said.dataset.phone === mine ? list.dataset.thisPhone : list.dataset.anotherPhone;
+    });
+  }
+
   function refresh(root) {
+    namePhones(root);
     root.querySelectorAll(ENTRY).forEach((form) => {
       form.querySelectorAll("button.sign").forEach((button) => { button.hidden = false; });
       updateSum(form);

@@ -172,3 +172,26 @@ def test_the_sign_key_tapped_before_the_number_keeps_the_minus(phone: Page, serv
     phone.get_by_role("button", name="Switch the sign of Ben's points").click()
     phone.keyboard.type("5")
     expect(phone.get_by_role("textbox", name="Ben", exact=True)).to_have_value("-5")
+
+
+def test_a_change_says_whether_it_came_from_this_phone_or_another(browser: Browser, server: Server) -> None:
+    scorer_context, friend_context = phone_context(browser), phone_context(browser)
+    scorer, friend = scorer_context.new_page(), friend_context.new_page()
+    url = new_game(scorer, server.url)
+    enter_points(scorer, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 0})
+    record(scorer, 1)
+    expect(scorer.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    scorer.once("dialog", lambda dialog: dialog.accept())
+    scorer.get_by_role("button", name="Undo it").click()
+    change = scorer.locator("#changes li").first
+    # swapped in with the undo's answer, and said as the table says it: no code to puzzle over
+    expect(change).to_contain_text("Deal 1 undone at")
+    expect(change).to_contain_text("from this phone")
+    assert not re.search(r"\b[0-9a-f]{8}\b", change.inner_text())
+    # the same list on another phone, and on a reload of the first
+    friend.goto(url)
+    expect(friend.locator("#changes li").first).to_contain_text("from another phone")
+    scorer.reload()
+    expect(scorer.locator("#changes li").first).to_contain_text("from this phone")
+    scorer_context.close()
+    friend_context.close()
