@@ -709,6 +709,18 @@ def test_numbers_beaten_by_another_phones_deal_stay_on_screen_to_record_as_the_n
     assert game_state(app, game_id).totals == (30, 26, 37, 27)
 
 
+def test_a_phone_left_behind_by_two_deals_is_told_of_both(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0], number="1")
+    post_points(client, game_id, [10, 10, 10, 30], number="2")
+    before = snapshot(app)
+    html = deal_one_sent_late(client, game_id, [10, 11, 12, 27])
+    assert "Deals 1 and 2 were just recorded from another phone, so yours was not." in html
+    assert "record them as deal 3 if they are a new deal, or discard them" in html
+    assert re.search(r'id="points-3"[^>]*value="27"', html)
+    assert snapshot(app) == before
+
+
 def test_counted_cards_beaten_by_another_phone_are_kept_too(client: FlaskClient) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0], number="1")

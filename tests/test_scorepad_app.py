@@ -139,6 +139,17 @@ def test_an_edit_follows_through_and_may_not_reach_the_target_before_the_last_ro
     assert snapshot(app) == before
 
 
+def test_a_phone_left_behind_by_three_rounds_is_told_of_them_all(client: FlaskClient) -> None:
+    game_id = start_pad(client)
+    for number in ("1", "2", "3"):
+        assert post_round(client, game_id, (1, 2, 3), number=number).status_code == 303
+    stale = post_round(client, game_id, (7, 8, 9), htmx=True, number="1")
+    html = stale.get_data(as_text=True)
+    assert stale.status_code == 409 and 'value="7"' in html
+    assert "Rounds 1, 2, and 3 were just recorded from another phone, so yours was not." in html
+    assert "record them as round 4" in html
+
+
 def test_a_repeated_submission_is_counted_once_and_a_stale_page_keeps_its_numbers(client: FlaskClient) -> None:
     game_id = start_pad(client)
     assert post_round(client, game_id, (1, 2, 3), submission="s-1", number="1").status_code == 303

@@ -10,7 +10,7 @@ from flask import flash, get_flashed_messages, redirect, render_template, url_fo
 from werkzeug.wrappers import Response
 
 from companion import service
-from companion.rules import N_, Message, RulesError
+from companion.rules import N_, Message, Nn_, RulesError
 from companion.service import posted_number
 from companion.web import answers
 from companion.web.extensions import htmx
@@ -195,6 +195,18 @@ def changed_elsewhere(game: BlackSpyGame, mode: str, form: Mapping[str, str]) ->
             number=meant,
             next=state.next.number,
         )
+        since = list(range(meant, len(state.deals) + 1))
+        if len(since) > 1:
+            # a phone left a while: every deal recorded meanwhile, not the first alone
+            message = Nn_(
+                "Deal %(numbers)s was just recorded from another phone, so yours was not. Your numbers are "
+                "kept below: record them as deal %(next)s if they are a new deal, or discard them.",
+                "Deals %(numbers)s were just recorded from another phone, so yours was not. Your numbers are "
+                "kept below: record them as deal %(next)s if they are a new deal, or discard them.",
+                len(since),
+                numbers=since,
+                next=state.next.number,
+            )
     elif state.finished or state.next is None:
         message = N_("Another phone changed this game just now and it is over; nothing you typed was recorded.")
         return render_game(game, state, mode=mode, message=_with_typed(message, state, form, mode), status=409)

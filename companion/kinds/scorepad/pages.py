@@ -10,7 +10,7 @@ from flask import flash, get_flashed_messages, redirect, render_template, url_fo
 from werkzeug.wrappers import Response
 
 from companion import service
-from companion.rules import N_, Message, RulesError
+from companion.rules import N_, Message, Nn_, RulesError
 from companion.service import posted_number
 from companion.web import answers
 from companion.web.extensions import htmx
@@ -102,6 +102,18 @@ def changed_elsewhere(game: ScorepadGame, form: Mapping[str, str]) -> Response:
                 number=meant,
                 next=state.next_number,
             )
+            since = list(range(meant, state.next_number))
+            if len(since) > 1:
+                # a phone left a while: every round recorded meanwhile, not the first alone
+                message = Nn_(
+                    "Round %(numbers)s was just recorded from another phone, so yours was not. Your numbers are "
+                    "kept below: record them as round %(next)s if they are a new round, or clear them.",
+                    "Rounds %(numbers)s were just recorded from another phone, so yours was not. Your numbers are "
+                    "kept below: record them as round %(next)s if they are a new round, or clear them.",
+                    len(since),
+                    numbers=since,
+                    next=state.next_number,
+                )
     return render_game(game, state, message=message, status=409, values=form, kept=True)
 
 
