@@ -789,6 +789,13 @@
       // is at hand; on a touch phone its heading, which raises no keyboard until a box is tapped
       const form = region.querySelector(ENTRY);
       if (form) focusEntry(form, form.querySelector("h2, h3"));
+      // an entry of choices, not boxes (a Spy turn), sent with the keys: its focus left with
+      // the old region, and the next Tab would start again at the top of the page. The next
+      // turn's heading takes it, so Tab goes on into the turn (a heading raises no keyboard)
+      else if (document.activeElement === document.body) {
+        const heading = region.querySelector("h2");
+        if (heading) { heading.tabIndex = -1; heading.focus({preventScroll: true}); }
+      }
     }
   }
   // where the hands go in an entry: its first box where a keyboard is at hand; on a touch

@@ -203,6 +203,18 @@ def test_a_card_chosen_with_the_arrow_keys_keeps_the_focus_for_the_next_one(phon
     assert phone.evaluate(focused) == ["look", second, True]
 
 
+def test_a_turn_recorded_with_the_keys_leaves_the_next_tab_in_the_next_turn(phone: Page, server: Server) -> None:
+    four_players(phone, server)
+    touched(phone)
+    phone.get_by_role("button", name="Record the turn: no spy").focus()
+    phone.keyboard.press("Enter")
+    expect(turn_title(phone)).to_have_text("Turn 2: Ben's turn")
+    # the button pressed went with the old turn: the new turn's heading has the focus, not the page
+    expect(turn_title(phone)).to_be_focused()
+    phone.keyboard.press("Tab")
+    assert phone.evaluate("() => document.activeElement.closest('form.turn-form') !== null")
+
+
 def test_the_spy_pages_buttons_and_links_keep_8_pixels_apart(phone: Page, server: Server) -> None:
     four_players(phone, server)
     closest = phone.evaluate(CLOSEST_TARGETS)
