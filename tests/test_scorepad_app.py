@@ -124,6 +124,8 @@ def test_an_edit_follows_through_and_may_not_reach_the_target_before_the_last_ro
         post_round(client, game_id, (30, 10, 20))
     form = client.get(f"/scorepad/{game_id}/rounds/1/edit").get_data(as_text=True)
     assert 'value="30"' in form
+    # the page says which pad's round it changes, as the pad's own page names it
+    assert re.search(r"<h1[^>]*>\s*Hearts\b", form) and "<title>Change round 1 · Hearts" in form
     assert (
         client.post(f"/scorepad/{game_id}/rounds/1/edit", data={"points-0": "40", "points-1": "10", "points-2": "20"}).status_code
         == 303

@@ -129,6 +129,15 @@ CUT_PLACEHOLDERS = """() => [...document.querySelectorAll("input[placeholder]")]
   .map((input) => input.placeholder)"""
 
 
+def test_the_pads_name_box_stands_apart_from_the_players_heading_under_it(phone: Page, server: Server) -> None:
+    phone.goto(f"{server.url}/new?game=scorepad")
+    box = phone.get_by_role("textbox", name="Which game").bounding_box()
+    heading = phone.get_by_text("Players, in seating order").bounding_box()
+    assert box is not None and heading is not None
+    # as far apart as one fieldset is from the next (16 px), not pressed against it
+    assert heading["y"] - (box["y"] + box["height"]) >= 12
+
+
 @pytest.mark.parametrize("kind", ["black_spy", "spy", "scorepad"])
 def test_every_name_box_shows_its_whole_hint_on_a_320_pixel_phone(browser: Browser, server: Server, kind: str) -> None:
     context = phone_context(browser, viewport=SMALL_PHONE)
