@@ -138,6 +138,23 @@ def test_the_pads_name_box_stands_apart_from_the_players_heading_under_it(phone:
     assert heading["y"] - (box["y"] + box["height"]) >= 12
 
 
+def test_a_pads_totals_have_each_name_level_with_its_total(phone: Page, server: Server) -> None:
+    phone.goto(f"{server.url}/new?game=scorepad")
+    phone.get_by_role("textbox", name="Which game").fill("Rummy")
+    for row, name in enumerate(("Ana", "Ben", "Cy")):
+        phone.get_by_label(f"Player {row + 1} name").fill(name)
+    phone.get_by_role("button", name="Start the pad").click()
+    phone.wait_for_url("**/scorepad/*")
+    # a pad's row has no second line ("to go") under the name: the name sits level with its total
+    offsets = phone.evaluate(
+        """() => [...document.querySelectorAll("#totals li")].map((row) => {
+          const name = row.querySelector(".name").getBoundingClientRect(), total = row.querySelector(".total").getBoundingClientRect();
+          return (name.top + name.bottom) / 2 - (total.top + total.bottom) / 2;
+        })"""
+    )
+    assert len(offsets) == 3 and all(abs(offset) <= 2 for offset in offsets), offsets
+
+
 @pytest.mark.parametrize("kind", ["black_spy", "spy", "scorepad"])
 def test_every_name_box_shows_its_whole_hint_on_a_320_pixel_phone(browser: Browser, server: Server, kind: str) -> None:
     context = phone_context(browser, viewport=SMALL_PHONE)
