@@ -305,6 +305,22 @@ def test_after_a_rematch_each_players_page_leads_to_their_page_in_the_new_game(
     assert deals(client, rematch) == [by_points(20, 15, 25, 0)]
 
 
+def test_a_game_reopened_after_its_rematch_began_still_leads_each_player_to_the_rematch(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES, end_value="30")
+    links = seat_links(client, f"/black-spy/{game}")
+    post_points(client, game, [40, 5, 15, 0])
+    assert client.post(f"/black-spy/{game}/rematch", data={"first_dealer": "2"}).status_code == 303
+    # the last deal undone: this game is open again, and its page says its rematch has begun
+    client.post(f"/black-spy/{game}/undo", data={"number": "1"})
+    page = phones[1].get(links[1]).get_data(as_text=True)
+    assert "data-seat-entry" in page
+    assert "This game&#39;s rematch has started." in page or "This game's rematch has started." in page
+    found = re.search(r'href="(/seat/[^"]+)">Open my page in the rematch</a>', page)
+    assert found and found.group(1) not in links
+
+
 def test_a_score_pads_rematch_is_offered_on_each_players_page_too(client: FlaskClient, app: Flask) -> None:
     pad = start_pad(client, "Golf", ("Vic", "Wes", "Xia"))
     links = seat_links(client, f"/scorepad/{pad}")

@@ -234,8 +234,10 @@ def _page(
     state = game.state()
     messages = [*get_flashed_messages(), *([message] if message else [])]
     mine = pending(game).get(seat)
-    # the table plays again: this player's page in the rematch is a tap away
-    again = service.rematch_seat(game, seat) if game.finished else None
+    # the table plays again: this player's page in the rematch is a tap away, also once an
+    # edit or undo reopens this game (as the scorer's page says it): a share sent here would
+    # go to the game the table has most likely left
+    again = service.rematch_seat(game, seat)
     context = {
         "game": game,
         "kind": kind,
