@@ -162,11 +162,22 @@
     if (select) select.form.requestSubmit ? select.form.requestSubmit() : select.form.submit();
   });
 
-  function parsePoints(text) {
-    const cleaned = (text || "").trim().replace("\u2212", "-");
-    if (!/^-?\d+$/.test(cleaned)) return null;
-    return parseInt(cleaned, 10);
+  // a number as the server reads one (Python's int): a sign, then decimal digits of any
+  // script ("౫" is 5 on a Telugu keypad), each worth its place in its script's run of ten
+  function digitValue(digit) {
+    const point = digit.codePointAt(0);
+    let start = point;
+    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start -= 1;
+    return (point - start) % 10;
   }
+  function parsePoints(text) {
+    const found = /^([-+]?)(\p{Nd}+)$/u.exec((text || "").trim().replace("\u2212", "-"));
+    if (!found) return null;
+    const value = [...found[2]].reduce((sum, digit) => sum * 10 + digitValue(digit), 0);
+    return found[1] === "-" ? -value : value;
+  }
+  // a sign typed first (or put by the ± key) is a number on its way, not a slip
+  const SIGN_ALONE = /^[-+\u2212]$/;
 
   // the forms the table types an entry's numbers in, a box a player (the class is the
   // templates' and the stylesheet's)
@@ -236,7 +247,7 @@
     inputs.forEach((input) => {
       const value = parsePoints(input.value);
       if (value !== null) sum += value;
-      else if (input.value.trim() === "") empty.push(input);
+      else if (input.value.trim() === "" || SIGN_ALONE.test(input.value.trim())) empty.push(input);
       else unread.push(input);
     });
     const total = parseInt(form.dataset.total, 10);
@@ -789,9 +800,10 @@
       // is at hand; on a touch phone its heading, which raises no keyboard until a box is tapped
       const form = region.querySelector(ENTRY);
       if (form) focusEntry(form, form.querySelector("h2, h3"));
-      // an entry of choices, not boxes (a Spy turn), sent with the keys: its focus left with
-      // the old region, and the next Tab would start again at the top of the page. The next
-      // turn's heading takes it, so Tab goes on into the turn (a heading raises no keyboard)
+      // an entry of choices, not boxes (a Spy turn; a player's own page): the focus left with
+      // the old region, and for a player at the keys the next Tab would start again at the
+      // top of the page. The new heading takes it, so Tab goes on from there (on a touch
+      // phone it changes nothing a player sees: a heading raises no keyboard)
       else if (document.activeElement === document.body) {
         const heading = region.querySelector("h2");
         if (heading) { heading.tabIndex = -1; heading.focus({preventScroll: true}); }
