@@ -721,6 +721,27 @@ def test_a_phone_left_behind_by_two_deals_is_told_of_both(client: FlaskClient, a
     assert snapshot(app) == before
 
 
+def test_a_phone_left_behind_that_sends_a_later_deal_again_is_told_it_counts_once(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0], number="1")
+    post_points(client, game_id, [10, 10, 10, 30], number="2")
+    before = snapshot(app)
+    # still on deal 1's page, it types what another phone recorded as deal 2
+    html = deal_one_sent_late(client, game_id, [10, 10, 10, 30])
+    assert "Deal 2 was just recorded from another phone with the same points as yours: it counts once." in html
+    # not kept to record as deal 3, where one more tap would count it twice
+    assert "record them as deal 3" not in html and 'data-repeats="2"' in html
+    assert snapshot(app) == before
+
+
+def test_a_phone_left_far_behind_is_told_the_run_of_deals_by_its_ends(client: FlaskClient) -> None:
+    game_id = start_game(client, end_value="5000")
+    for number in range(1, 6):
+        post_points(client, game_id, [20, 15, 25, 0], number=str(number))
+    html = deal_one_sent_late(client, game_id, [10, 11, 12, 27])
+    assert "Deals 1\u20135 were just recorded from another phone, so yours was not." in html
+
+
 def test_counted_cards_beaten_by_another_phone_are_kept_too(client: FlaskClient) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0], number="1")

@@ -143,13 +143,17 @@ def test_an_edit_follows_through_and_may_not_reach_the_target_before_the_last_ro
 
 def test_a_phone_left_behind_by_three_rounds_is_told_of_them_all(client: FlaskClient) -> None:
     game_id = start_pad(client)
-    for number in ("1", "2", "3"):
-        assert post_round(client, game_id, (1, 2, 3), number=number).status_code == 303
-    stale = post_round(client, game_id, (7, 8, 9), htmx=True, number="1")
+    for number, points in (("1", (1, 2, 3)), ("2", (4, 5, 6)), ("3", (7, 8, 9))):
+        assert post_round(client, game_id, points, number=number).status_code == 303
+    stale = post_round(client, game_id, (10, 11, 12), htmx=True, number="1")
     html = stale.get_data(as_text=True)
-    assert stale.status_code == 409 and 'value="7"' in html
+    assert stale.status_code == 409 and 'value="10"' in html
     assert "Rounds 1, 2, and 3 were just recorded from another phone, so yours was not." in html
     assert "record them as round 4" in html
+    # the same points as round 3, sent from round 1's page: counted once, not kept for round 4
+    same = post_round(client, game_id, (7, 8, 9), htmx=True, number="1").get_data(as_text=True)
+    assert "Round 3 was just recorded from another phone with the same points as yours: it counts once." in same
+    assert "record them as round 4" not in same
 
 
 def test_a_repeated_submission_is_counted_once_and_a_stale_page_keeps_its_numbers(client: FlaskClient) -> None:

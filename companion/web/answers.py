@@ -1,5 +1,6 @@
 """What a kind's pages answer with, the same for every kind: a file to download, the way
-to a rematch already made, and an edit of an input another phone undid."""
+to a rematch already made, an edit of an input another phone undid, and the entries another
+phone recorded meanwhile."""
 
 from __future__ import annotations
 
@@ -20,6 +21,13 @@ from ..store.games import Game
 from .i18n import say
 
 G = TypeVar("G", bound=Game)
+
+
+def run_said(numbers: Sequence[int]) -> list[int] | str:
+    """Entries another phone recorded while this one was behind, as a sentence names them:
+    each by number ("4 and 5", "4, 5 and 6", in the reader's language), or a run of more as
+    its ends ("4–17"), which a phone's line holds."""
+    return list(numbers) if len(numbers) <= 3 else f"{numbers[0]}\u2013{numbers[-1]}"
 
 
 def json_download(games: Sequence[Game], filename: str) -> Response:

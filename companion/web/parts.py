@@ -121,5 +121,7 @@ def tell_the_page_its_phone(response: Response) -> Response:
     mine = session.get("phone")
     if mine and request.cookies.get(PHONE_COOKIE) != mine:
         secure = bool(current_app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
-        response.set_cookie(PHONE_COOKIE, str(mine), samesite="Lax", secure=secure)
+        # kept as long as the session that holds the id (a passcode's session outlives the browser's)
+        lasts = int(current_app.permanent_session_lifetime.total_seconds()) if session.permanent else None
+        response.set_cookie(PHONE_COOKIE, str(mine), max_age=lasts, samesite="Lax", secure=secure)
     return response

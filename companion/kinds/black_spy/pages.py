@@ -3,7 +3,7 @@ and what the table is told after a write or a refusal."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import flash, get_flashed_messages, redirect, render_template, url_for
@@ -175,13 +175,18 @@ def changed_elsewhere(game: BlackSpyGame, mode: str, form: Mapping[str, str]) ->
     """Another phone wrote this game first: say what it did, and keep what this phone typed."""
     state = game.state()
     meant = posted_number(form.get("number"))
-    if meant is not None and len(state.deals) >= meant and _repeats(state, form, mode, state.deals[meant - 1]):
-        # the same deal entered twice (the players' phones were first): nothing of it to keep,
-        # and the phone's queue, told so (``repeats``), offers no second recording of it
+    # the deals recorded since the one this phone meant, by other phones
+    since = list(range(max(meant, 1), len(state.deals) + 1)) if meant is not None else []
+    repeated = _repeated(state, form, mode, since)
+    if repeated is not None:
+        # the same deal entered twice (the players' phones were first, or this phone fell
+        # behind by more than one): nothing of it to keep, and the phone's queue, told so
+        # (``repeats``), offers no second recording of it
         same = N_(
-            "Deal %(number)s was just recorded from another phone with the same points as yours: it counts once.", number=meant
+            "Deal %(number)s was just recorded from another phone with the same points as yours: it counts once.",
+            number=repeated,
         )
-        return render_game(game, state, mode=mode, message=same, status=409, repeats=meant)
+        return render_game(game, state, mode=mode, message=same, status=409, repeats=repeated)
     if meant is not None and len(state.deals) >= meant:
         if state.finished or state.next is None:
             message: Message = N_(
@@ -195,7 +200,6 @@ def changed_elsewhere(game: BlackSpyGame, mode: str, form: Mapping[str, str]) ->
             number=meant,
             next=state.next.number,
         )
-        since = list(range(meant, len(state.deals) + 1))
         if len(since) > 1:
             # a phone left a while: every deal recorded meanwhile, not the first alone
             message = Nn_(
@@ -204,7 +208,7 @@ def changed_elsewhere(game: BlackSpyGame, mode: str, form: Mapping[str, str]) ->
                 "Deals %(numbers)s were just recorded from another phone, so yours was not. Your numbers are "
                 "kept below: record them as deal %(next)s if they are a new deal, or discard them.",
                 len(since),
-                numbers=since,
+                numbers=answers.run_said(since),
                 next=state.next.number,
             )
     elif state.finished or state.next is None:
@@ -219,14 +223,14 @@ def changed_elsewhere(game: BlackSpyGame, mode: str, form: Mapping[str, str]) ->
     return render_game(game, state, mode=mode, message=message, status=409, values=form, kept=True)
 
 
-def _repeats(state: bs.GameState, form: Mapping[str, str], mode: str, played: bs.PlayedDeal) -> bool:
-    """Whether the form holds the deal ``played`` again (a form the rules cannot read, or
-    that asks a question, holds no deal)."""
+def _repeated(state: bs.GameState, form: Mapping[str, str], mode: str, numbers: Sequence[int]) -> int | None:
+    """The first of the deals ``numbers`` that the form holds again, if any (a form the rules
+    cannot read, or that asks a question, holds no deal)."""
     try:
         entry = entry_from_form(state.setup, form, mode)
     except (RulesError, ShootQuestion):
-        return False
-    return bs.repeats(state.setup, entry, played)
+        return None
+    return next((number for number in numbers if bs.repeats(state.setup, entry, state.deals[number - 1])), None)
 
 
 def _with_typed(message: Message, state: bs.GameState, form: Mapping[str, str], mode: str) -> str:

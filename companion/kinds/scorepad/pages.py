@@ -3,7 +3,7 @@ edit page of a past round, and what the table is told after a write or a refusal
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import flash, get_flashed_messages, redirect, render_template, url_for
@@ -82,12 +82,14 @@ def changed_elsewhere(game: ScorepadGame, form: Mapping[str, str]) -> Response:
     meant = posted_number(form.get("number"))
     message: Message = CHANGED_ELSEWHERE
     # the round this phone meant is there now: another phone's, recorded first
-    if meant is not None and len(state.entries) >= meant and isinstance(state.entries[meant - 1], sp.Round):
-        if _repeats(state, form, state.entries[meant - 1]):
-            # the same round entered twice (the players' phones were first): nothing of it to keep
+    if meant is not None and meant >= 1 and len(state.entries) >= meant and isinstance(state.entries[meant - 1], sp.Round):
+        repeated = _repeated(state, form, range(meant, len(state.entries) + 1))
+        if repeated is not None:
+            # the same round entered twice (the players' phones were first, or this phone fell
+            # behind by more than one): nothing of it to keep
             same = N_(
                 "Round %(number)s was just recorded from another phone with the same points as yours: it counts once.",
-                number=meant,
+                number=repeated,
             )
             return render_game(game, state, message=same, status=409)
         if state.next_number is None:
@@ -111,18 +113,20 @@ def changed_elsewhere(game: ScorepadGame, form: Mapping[str, str]) -> Response:
                     "Rounds %(numbers)s were just recorded from another phone, so yours was not. Your numbers are "
                     "kept below: record them as round %(next)s if they are a new round, or clear them.",
                     len(since),
-                    numbers=since,
+                    numbers=answers.run_said(since),
                     next=state.next_number,
                 )
     return render_game(game, state, message=message, status=409, values=form, kept=True)
 
 
-def _repeats(state: sp.ScorepadState, form: Mapping[str, str], played: sp.Round | sp.End) -> bool:
-    """Whether the form holds the round ``played`` again (one the rules cannot read holds none)."""
+def _repeated(state: sp.ScorepadState, form: Mapping[str, str], numbers: Iterable[int]) -> int | None:
+    """The number of the first of the entries ``numbers`` that is the form's round again, if
+    any (a form the rules cannot read holds none; the table's end is no round)."""
     try:
-        return round_from_form(state.setup, form) == played
+        typed = round_from_form(state.setup, form)
     except RulesError:
-        return False
+        return None
+    return next((number for number in numbers if state.entries[number - 1] == typed), None)
 
 
 def edit_page(
