@@ -709,12 +709,18 @@ def test_numbers_beaten_by_another_phones_deal_stay_on_screen_to_record_as_the_n
     assert game_state(app, game_id).totals == (30, 26, 37, 27)
 
 
-def test_a_phone_left_behind_by_two_deals_is_told_of_both(client: FlaskClient, app: Flask) -> None:
+def left_behind_by_two_deals(client: FlaskClient, app: Flask, points: list[int]) -> tuple[Any, str]:
+    """Deals 1 (20, 15, 25, 0) and 2 (10, 10, 10, 30) recorded, then ``points`` sent late
+    from deal 1's page: the database as the late phone found it, and the refusal's page."""
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0], number="1")
     post_points(client, game_id, [10, 10, 10, 30], number="2")
     before = snapshot(app)
-    html = deal_one_sent_late(client, game_id, [10, 11, 12, 27])
+    return before, deal_one_sent_late(client, game_id, points)
+
+
+def test_a_phone_left_behind_by_two_deals_is_told_of_both(client: FlaskClient, app: Flask) -> None:
+    before, html = left_behind_by_two_deals(client, app, [10, 11, 12, 27])
     assert "Deals 1 and 2 were just recorded from another phone, so yours was not." in html
     assert "record them as deal 3 if they are a new deal, or discard them" in html
     assert re.search(r'id="points-3"[^>]*value="27"', html)
@@ -722,12 +728,8 @@ def test_a_phone_left_behind_by_two_deals_is_told_of_both(client: FlaskClient, a
 
 
 def test_a_phone_left_behind_that_sends_a_later_deal_again_is_told_it_counts_once(client: FlaskClient, app: Flask) -> None:
-    game_id = start_game(client)
-    post_points(client, game_id, [20, 15, 25, 0], number="1")
-    post_points(client, game_id, [10, 10, 10, 30], number="2")
-    before = snapshot(app)
     # still on deal 1's page, it types what another phone recorded as deal 2
-    html = deal_one_sent_late(client, game_id, [10, 10, 10, 30])
+    before, html = left_behind_by_two_deals(client, app, [10, 10, 10, 30])
     assert "Deal 2 was just recorded from another phone with the same points as yours: it counts once." in html
     # not kept to record as deal 3, where one more tap would count it twice
     assert "record them as deal 3" not in html and 'data-repeats="2"' in html

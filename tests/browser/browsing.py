@@ -54,6 +54,17 @@ def new_game(
     return page.url
 
 
+def new_pad(page: Page, base: str, name: str, players: tuple[str, ...] = ("Ana", "Ben", "Cy")) -> str:
+    """Fill and send the score pad's form as a player would; return the pad's url."""
+    page.goto(f"{base}/new?game=scorepad")
+    page.get_by_role("textbox", name="Which game").fill(name)
+    for row, player in enumerate(players):
+        page.get_by_label(f"Player {row + 1} name").fill(player)
+    page.get_by_role("button", name="Start the pad").click()
+    page.wait_for_url("**/scorepad/*")
+    return page.url
+
+
 def settled(page: Page) -> None:
     """Wait until htmx has finished its swap and settle, and the page's own handlers have run.
 

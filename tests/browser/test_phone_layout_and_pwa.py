@@ -11,7 +11,17 @@ import pytest
 from babel.support import Translations
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.browsing import AXE, SMALL_PHONE, Server, enter_points, new_game, phone_context, transferred, under_the_worker
+from tests.browser.browsing import (
+    AXE,
+    SMALL_PHONE,
+    Server,
+    enter_points,
+    new_game,
+    new_pad,
+    phone_context,
+    transferred,
+    under_the_worker,
+)
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
 
@@ -139,12 +149,7 @@ def test_the_pads_name_box_stands_apart_from_the_players_heading_under_it(phone:
 
 
 def test_a_pads_totals_have_each_name_level_with_its_total(phone: Page, server: Server) -> None:
-    phone.goto(f"{server.url}/new?game=scorepad")
-    phone.get_by_role("textbox", name="Which game").fill("Rummy")
-    for row, name in enumerate(("Ana", "Ben", "Cy")):
-        phone.get_by_label(f"Player {row + 1} name").fill(name)
-    phone.get_by_role("button", name="Start the pad").click()
-    phone.wait_for_url("**/scorepad/*")
+    new_pad(phone, server.url, "Rummy")
     # a pad's row has no second line ("to go") under the name: the name sits level with its total
     offsets = phone.evaluate(
         """() => [...document.querySelectorAll("#totals li")].map((row) => {

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.browsing import Server, enter_points, new_game, phone_context, settled
+from tests.browser.browsing import Server, enter_points, new_game, new_pad, phone_context, settled
 from tests.browser.test_spy_on_a_phone import new_spy_game
 
 # what each region of a game shows, in order; the news of the write (.messages) is said
@@ -196,12 +196,7 @@ def test_two_phones_at_one_black_spy_game_agree_after_each_others_writes(browser
 
 
 def test_a_score_pad_after_a_record_an_undo_and_a_refusal_shows_what_a_reload_shows(phone: Page, server: Server) -> None:
-    phone.goto(f"{server.url}/new?game=scorepad")
-    phone.get_by_role("textbox", name="Which game").fill("Golf")
-    for row, name in enumerate(("Ana", "Ben", "Cy")):
-        phone.get_by_label(f"Player {row + 1} name").fill(name)
-    phone.get_by_role("button", name="Start the pad").click()
-    phone.wait_for_url("**/scorepad/*")
+    new_pad(phone, server.url, "Golf")
     for number in range(1, 11):
         for name, points in (("Ana", 3), ("Ben", 4), ("Cy", 5)):
             phone.get_by_role("textbox", name=name, exact=True).fill(str(points))
