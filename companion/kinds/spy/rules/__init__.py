@@ -4,9 +4,12 @@ a game at the table; it never knows, asks for or stores a hidden card (shared/ru
 - ``deck``: the colour sets, the bases' sizes and bombs, the targets, the answers, and
   where a Spy stands and what it faces;
 - ``setup``: who sits where with which colour, who plays first; the rematch;
-- ``turns``: the public state as a fold over the turns: bases, targets, lit bombs, who is out.
+- ``state``: what the table can see at a moment: bases, targets, lit bombs, who is out;
+- ``answers``: what a look may be answered, and why an answer is refused;
+- ``turns``: the public state as a fold over the turns.
 """
 
+from .answers import current_look, looked_at, mirror, possible_answers
 from .deck import (
     BOMB_2_REMOVED_FROM,
     BOMB_2_SETS,
@@ -45,24 +48,8 @@ from .setup import (
     rematch,
     rematch_first_player,
 )
-from .turns import (
-    BaseState,
-    GameOverError,
-    Move,
-    SpyAction,
-    SpyState,
-    Turn,
-    after_each,
-    after_move,
-    current_look,
-    looked_at,
-    mirror,
-    play,
-    possible_answers,
-    replay,
-    start,
-    take,
-)
+from .state import BaseState, Move, SpyAction, SpyState, Turn, start
+from .turns import GameOverError, after_each, after_move, play, replay, take
 
 __all__ = [
     "BOMB_2_REMOVED_FROM",

@@ -20,7 +20,7 @@ from .deck import (
 )
 
 if TYPE_CHECKING:
-    from .turns import SpyState
+    from .state import SpyState
 
 # --- setup ---------------------------------------------------------------------------
 
