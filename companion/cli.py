@@ -78,7 +78,7 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
     """Apply migrations and serve the app: the plain address and the secure one beside it."""
     from flask import current_app
 
-    from .serving import granian, tls
+    from .serving import addresses, granian, tls
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy: the app itself, to hand to the server
     secure = https_port_option(https_port)
@@ -87,7 +87,7 @@ def serve(host: str, port: int, https_port: str, threads: int, workers: int) -> 
     material = None
     if secure is not None:
         try:
-            names = tls.wanted_names(tls.extra_names_from_env(os.environ.get("COMPANION_TLS_NAMES")))
+            names = addresses.wanted_names(addresses.extra_names_from_env(os.environ.get("COMPANION_TLS_NAMES")))
             material = tls.ensure(Path(app.instance_path) / "tls", names)
         except ValueError as refused:
             raise click.ClickException(f"COMPANION_TLS_NAMES: {refused}") from None

@@ -99,8 +99,8 @@ def test_a_host_header_that_names_no_address_gets_the_link_as_asked(listening: F
 
 def test_the_network_address_is_looked_up_again_once_it_is_old(monkeypatch: pytest.MonkeyPatch) -> None:
     # a laptop moved to another Wi-Fi: its follow link names the new address, without a restart
-    addresses = iter([["192.168.1.20"], ["10.0.0.7"]])
-    monkeypatch.setattr(sharing.tls, "lan_addresses", lambda: next(addresses))
+    answers = iter([["192.168.1.20"], ["10.0.0.7"]])
+    monkeypatch.setattr(sharing.addresses, "lan_addresses", lambda: next(answers))
     monkeypatch.setattr(sharing, "_found", {})
     clock = iter([100.0, 110.0, 100.0 + sharing.NETWORK_ADDRESS_SECONDS + 1])
     monkeypatch.setattr(sharing.time, "monotonic", lambda: next(clock))

@@ -13,7 +13,7 @@ from cryptography import x509
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.serving import tls
+from companion.serving import addresses, tls
 from companion.store.base import db
 from tests.helpers import make_app, post_points, running_app, start_game, watch_url
 
@@ -33,7 +33,7 @@ def lan_app(sqlite_database_url: str, tmp_path: Path, monkeypatch: pytest.Monkey
 @pytest.fixture
 def served(lan_app: Flask) -> Flask:
     """The app as `companion serve` runs it: an authority made, a secure listener on 8443."""
-    tls.ensure(Path(lan_app.instance_path) / "tls", tls.wanted_names(["table.lan"]))
+    tls.ensure(Path(lan_app.instance_path) / "tls", addresses.wanted_names(["table.lan"]))
     lan_app.config["SECURE_PORT"] = 8443
     return lan_app
 
@@ -100,7 +100,7 @@ def test_the_trust_page_is_open_before_the_passcode(
 ) -> None:
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     app = make_app(sqlite_database_url, PASSCODE="table-7")
-    tls.ensure(Path(app.instance_path) / "tls", tls.wanted_names())
+    tls.ensure(Path(app.instance_path) / "tls", addresses.wanted_names())
     app.config["SECURE_PORT"] = 8443
     client = app.test_client()
     assert client.get("/", base_url=PLAIN_LAN).status_code in (302, 303, 401)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.serving import tls
+from companion.serving import addresses, tls
 from tests.databases import Databases
 from tests.servers import Server, free_port
 
@@ -268,7 +268,7 @@ def test_the_console_warns_that_a_name_opened_securely_is_https_only_there_after
 
     material = SimpleNamespace(ca_fingerprint="ab:cd", uncovered=(), reissued=False, names=(), ca_key="k", ca_cert="c")
     printed = granian.banner("0.0.0.0", 8000, 8443, material)  # type: ignore[arg-type]
-    name = f"{tls.hostname()}.local"
+    name = f"{addresses.hostname()}.local"
     assert f"https://{name}:8443/" in printed
     warning = next(line for line in printed.splitlines() if "https only" in line)
     assert name in warning and "http://" in warning and f"http://{name}" not in warning

@@ -20,10 +20,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
-from companion.serving import tls
+from companion.serving import addresses, tls
 
-HOST = tls.hostname()
-EXTRA = tls.extra_names_from_env("table.example.lan, 192.168.7.7")
+HOST = addresses.hostname()
+EXTRA = addresses.extra_names_from_env("table.example.lan, 192.168.7.7")
 PRIVATE = {"127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7", "fe80::/10"}
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="the openssl command is not installed")
@@ -31,7 +31,7 @@ needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="the 
 
 @pytest.fixture
 def made(tmp_path: Path) -> tls.Material:
-    return tls.ensure(tmp_path / "tls", tls.wanted_names(EXTRA))
+    return tls.ensure(tmp_path / "tls", addresses.wanted_names(EXTRA))
 
 
 def certificate(path: Path) -> x509.Certificate:
@@ -64,8 +64,8 @@ def subtrees(material: tls.Material) -> tuple[set[str], set[str]]:
 def public_lan_networks() -> set[str]:
     """The machine's own addresses outside the private ranges, which the authority permits one by one."""
     private = [ipaddress.ip_network(net) for net in PRIVATE]
-    addresses = [ipaddress.ip_address(a) for a in [*tls.lan_addresses(), "192.168.7.7"]]
-    return {str(ipaddress.ip_network(a)) for a in addresses if not any(a in net for net in private)}
+    found = [ipaddress.ip_address(a) for a in [*addresses.lan_addresses(), "192.168.7.7"]]
+    return {str(ipaddress.ip_network(a)) for a in found if not any(a in net for net in private)}
 
 
 def forged(material: tls.Material, name: x509.GeneralName, folder: Path) -> tuple[x509.Certificate, Path]:
@@ -98,7 +98,7 @@ def test_the_server_certificate_chains_to_the_authority_for_each_of_its_names(ma
     leaf = certificate(made.cert)
     for name in [f"{HOST}.local", HOST, "localhost", "table.example.lan"]:
         verify(made, leaf, x509.DNSName(name))
-    for address in ["127.0.0.1", "::1", "192.168.7.7", *tls.lan_addresses()]:
+    for address in ["127.0.0.1", "::1", "192.168.7.7", *addresses.lan_addresses()]:
         verify(made, leaf, x509.IPAddress(ipaddress.ip_address(address)))
 
 
@@ -117,7 +117,16 @@ def test_the_chain_file_is_the_server_certificate_then_the_authority(made: tls.M
 
 
 def test_the_server_certificate_names_the_machine_its_addresses_and_the_extra_names(made: tls.Material) -> None:
-    expected = ["localhost", "127.0.0.1", "::1", HOST, f"{HOST}.local", *tls.lan_addresses(), "table.example.lan", "192.168.7.7"]
+    expected = [
+        "localhost",
+        "127.0.0.1",
+        "::1",
+        HOST,
+        f"{HOST}.local",
+        *addresses.lan_addresses(),
+        "table.example.lan",
+        "192.168.7.7",
+    ]
     assert list(made.names) == list(dict.fromkeys(expected))
     alternatives = certificate(made.cert).extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     assert ipaddress.ip_address("::1") in alternatives.get_values_for_type(x509.IPAddress)
@@ -135,7 +144,7 @@ def test_the_authority_carries_critical_name_constraints_for_this_server_and_pri
 
 
 def test_a_public_address_named_at_creation_is_permitted_alone(tmp_path: Path) -> None:
-    material = tls.ensure(tmp_path / "tls", tls.wanted_names(["203.0.113.5"]))
+    material = tls.ensure(tmp_path / "tls", addresses.wanted_names(["203.0.113.5"]))
     _, networks = subtrees(material)
     assert "203.0.113.5/32" in networks
     assert "203.0.113.5" in material.names
@@ -204,7 +213,7 @@ def test_the_keys_are_for_the_owner_alone_and_never_in_what_ensure_returns(made:
 
 def test_an_open_folder_is_closed_again(made: tls.Material) -> None:
     made.folder.chmod(0o755)
-    tls.ensure(made.folder, tls.wanted_names(EXTRA))
+    tls.ensure(made.folder, addresses.wanted_names(EXTRA))
     assert made.folder.stat().st_mode & 0o777 == 0o700
 
 
@@ -218,7 +227,7 @@ def test_the_server_key_is_pkcs8_as_granian_requires(made: tls.Material) -> None
 
 def test_a_second_start_changes_nothing(made: tls.Material) -> None:
     before = files(made.folder)
-    again = tls.ensure(made.folder, tls.wanted_names(EXTRA))
+    again = tls.ensure(made.folder, addresses.wanted_names(EXTRA))
     assert made.created_authority and made.reissued
     assert not again.reissued and not again.created_authority
     assert files(made.folder) == before
@@ -227,14 +236,16 @@ def test_a_second_start_changes_nothing(made: tls.Material) -> None:
 
 def test_another_spelling_of_the_same_names_changes_nothing(made: tls.Material) -> None:
     before = files(made.folder)
-    again = tls.ensure(made.folder, [*tls.wanted_names(EXTRA), "[::1]", "0:0:0:0:0:0:0:1", "LocalHost.", " Table.Example.LAN "])
+    again = tls.ensure(
+        made.folder, [*addresses.wanted_names(EXTRA), "[::1]", "0:0:0:0:0:0:0:1", "LocalHost.", " Table.Example.LAN "]
+    )
     assert not again.reissued
     assert files(made.folder) == before
 
 
 def test_a_new_address_reissues_the_certificate_under_the_same_authority(made: tls.Material) -> None:
     authority = made.ca_cert.read_bytes()
-    again = tls.ensure(made.folder, [*tls.wanted_names(EXTRA), "192.168.50.60"])
+    again = tls.ensure(made.folder, [*addresses.wanted_names(EXTRA), "192.168.50.60"])
     assert again.reissued and not again.created_authority
     assert "192.168.50.60" in again.names
     assert again.spki_sha256 != made.spki_sha256  # a new key with every issue
@@ -251,21 +262,21 @@ def test_a_name_no_longer_wanted_is_no_reason_to_reissue(made: tls.Material) -> 
 def test_a_certificate_within_30_days_of_expiry_is_reissued_under_the_same_authority(made: tls.Material) -> None:
     authority = made.ca_cert.read_bytes()
     now = datetime.now(UTC)
-    assert not tls.ensure(made.folder, tls.wanted_names(EXTRA), now=now + timedelta(days=300)).reissued
-    later = tls.ensure(made.folder, tls.wanted_names(EXTRA), now=now + timedelta(days=370))
+    assert not tls.ensure(made.folder, addresses.wanted_names(EXTRA), now=now + timedelta(days=300)).reissued
+    later = tls.ensure(made.folder, addresses.wanted_names(EXTRA), now=now + timedelta(days=370))
     assert later.reissued
     assert later.not_after > now + timedelta(days=370 + 390)
     assert made.ca_cert.read_bytes() == authority
 
 
 def test_a_certificate_made_while_the_clock_ran_ahead_is_reissued(made: tls.Material) -> None:
-    earlier = tls.ensure(made.folder, tls.wanted_names(EXTRA), now=datetime.now(UTC) - timedelta(days=2))
+    earlier = tls.ensure(made.folder, addresses.wanted_names(EXTRA), now=datetime.now(UTC) - timedelta(days=2))
     assert earlier.reissued
 
 
 def test_a_name_outside_the_constraints_is_left_out_and_never_widens_them(made: tls.Material) -> None:
     authority = made.ca_cert.read_bytes()
-    again = tls.ensure(made.folder, [*tls.wanted_names(EXTRA), "games.example.org", "8.8.4.4"])
+    again = tls.ensure(made.folder, [*addresses.wanted_names(EXTRA), "games.example.org", "8.8.4.4"])
     assert again.uncovered == ("games.example.org", "8.8.4.4")
     assert "games.example.org" not in again.names and "8.8.4.4" not in again.names
     assert not again.created_authority
@@ -278,17 +289,17 @@ def test_a_server_key_that_does_not_fit_its_certificate_is_replaced(made: tls.Ma
     made.key.write_bytes(
         stray.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     )
-    again = tls.ensure(made.folder, tls.wanted_names(EXTRA))
+    again = tls.ensure(made.folder, addresses.wanted_names(EXTRA))
     assert again.reissued
     key = serialization.load_pem_private_key(again.key.read_bytes(), password=None)
     assert key.public_key() == certificate(again.cert).public_key()
 
 
 def test_a_certificate_from_a_replaced_authority_is_reissued(made: tls.Material, tmp_path: Path) -> None:
-    other = tls.ensure(tmp_path / "other", tls.wanted_names(EXTRA))
+    other = tls.ensure(tmp_path / "other", addresses.wanted_names(EXTRA))
     for name in ("server.crt", "server.key"):
         (made.folder / name).write_bytes((other.folder / name).read_bytes())
-    again = tls.ensure(made.folder, tls.wanted_names(EXTRA))
+    again = tls.ensure(made.folder, addresses.wanted_names(EXTRA))
     assert again.reissued
     verify(again, certificate(again.cert), x509.DNSName("localhost"))
 
@@ -300,7 +311,7 @@ def test_servers_starting_at_once_share_one_authority(tmp_path: Path) -> None:
 
     def start() -> None:
         barrier.wait()
-        results.append(tls.ensure(folder, tls.wanted_names(EXTRA)))
+        results.append(tls.ensure(folder, addresses.wanted_names(EXTRA)))
 
     threads = [threading.Thread(target=start) for _ in range(4)]
     for thread in threads:
@@ -333,7 +344,7 @@ def test_a_key_without_its_certificate_is_reported_not_replaced(made: tls.Materi
     key = made.ca_key.read_bytes()
     made.ca_cert.unlink()
     with pytest.raises(RuntimeError, match="delete it"):
-        tls.ensure(made.folder, tls.wanted_names(EXTRA))
+        tls.ensure(made.folder, addresses.wanted_names(EXTRA))
     assert made.ca_key.read_bytes() == key
 
 
@@ -395,14 +406,14 @@ def test_the_iphone_profile_is_a_root_payload_and_the_same_on_every_download(mad
 
 
 def test_another_authority_gets_another_profile(made: tls.Material, tmp_path: Path) -> None:
-    other = tls.ensure(tmp_path / "other", tls.wanted_names(EXTRA))
+    other = tls.ensure(tmp_path / "other", addresses.wanted_names(EXTRA))
     assert plistlib.loads(tls.mobileconfig(other))["PayloadUUID"] != plistlib.loads(tls.mobileconfig(made))["PayloadUUID"]
 
 
 def test_companion_tls_names_are_split_on_commas_and_spaces() -> None:
-    assert tls.extra_names_from_env(" table.lan, 192.168.1.9  games.home ,,") == ["table.lan", "192.168.1.9", "games.home"]
-    assert tls.extra_names_from_env(None) == []
-    assert tls.extra_names_from_env("  ,  ") == []
+    assert addresses.extra_names_from_env(" table.lan, 192.168.1.9  games.home ,,") == ["table.lan", "192.168.1.9", "games.home"]
+    assert addresses.extra_names_from_env(None) == []
+    assert addresses.extra_names_from_env("  ,  ") == []
 
 
 def test_a_name_that_is_no_host_name_is_refused(tmp_path: Path) -> None:
@@ -411,10 +422,10 @@ def test_a_name_that_is_no_host_name_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_lan_addresses_are_reachable_ones(made: tls.Material) -> None:
-    for text in tls.lan_addresses():
+    for text in addresses.lan_addresses():
         address = ipaddress.ip_address(text)
         assert not (address.is_loopback or address.is_link_local or address.is_unspecified), text
-        assert text in tls.wanted_names()
+        assert text in addresses.wanted_names()
 
 
 def test_before_the_first_start_there_is_nothing_to_load(tmp_path: Path, made: tls.Material) -> None:

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 import segno
 
 from . import tls
+from .addresses import hostname, is_address, lan_addresses
 from .asgi import THREADS
 
 # the app as granian builds it in each worker: Flask behind an ASGI front that reads a
@@ -55,11 +56,11 @@ def addresses(host: str, port: int, scheme: str) -> list[tuple[str, str]]:
         shown = f"[{host}]" if ":" in host else host
         return [("", f"{scheme}://{netloc(shown)}/")]
     found = [("on this machine", f"{scheme}://{netloc('127.0.0.1')}/")]
-    for address in tls.lan_addresses():
+    for address in lan_addresses():
         shown = f"[{address}]" if ":" in address else address
         found.append(("from a phone on the same network", f"{scheme}://{netloc(shown)}/"))
     if scheme == "https":
-        found.append(("by name, where the network resolves .local", f"{scheme}://{netloc(tls.hostname() + '.local')}/"))
+        found.append(("by name, where the network resolves .local", f"{scheme}://{netloc(hostname() + '.local')}/"))
     return found
 
 
@@ -83,7 +84,7 @@ def banner(host: str, port: int, secure: int | None, material: tls.Material | No
     secure_urls = addresses(host, secure, "https")
     for who, url in secure_urls:
         lines.append(f"  {who + ': ' if who else ''}{url}")
-    named = [url for _, url in secure_urls if not tls.is_address(urlsplit(url).hostname or "")]
+    named = [url for _, url in secure_urls if not is_address(urlsplit(url).hostname or "")]
     if named:
         # the secure address sends HSTS: a browser that opened a name there asks that name
         # by https only from then on, and the plain address under the name fails (SSL error)

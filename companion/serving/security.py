@@ -7,7 +7,7 @@ import os
 from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .tls import extra_names_from_env as names_from_env
+from .addresses import extra_names_from_env as names_from_env
 
 # htmx is configured (see base.html) to need neither inline code nor eval
 CONTENT_SECURITY_POLICY = "; ".join(

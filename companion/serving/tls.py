@@ -3,7 +3,8 @@
 A phone trusts the authority once; the server certificate it signs is reissued as the
 machine's addresses change, under the same authority. The authority carries critical
 X.509 Name Constraints: it may vouch only for this server's own names and for loopback
-and private addresses, so a copied key can never impersonate a site on the internet.
+and private addresses, so a copied key can never impersonate a site on the internet. The
+names and addresses it covers are found by companion/serving/addresses.py.
 """
 
 from __future__ import annotations
@@ -13,12 +14,10 @@ import fcntl
 import ipaddress
 import os
 import plistlib
-import re
-import socket
 import tempfile
 import uuid
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -28,33 +27,13 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from .addresses import PRIVATE_NETWORKS, Network, address_of, host_names, hostname, unique
+
 AUTHORITY_YEARS = 10
 # apple refuses tls server certificates valid for more than 398 days
 SERVER_DAYS = 397
 RENEW_BEFORE = timedelta(days=30)
 BACKDATE = timedelta(hours=1)  # a phone whose clock runs a little behind still accepts it
-
-PRIVATE_NETWORKS = tuple(
-    ipaddress.ip_network(network)
-    for network in (
-        "127.0.0.0/8",
-        "::1/128",
-        "10.0.0.0/8",
-        "172.16.0.0/12",
-        "192.168.0.0/16",
-        "100.64.0.0/10",  # carrier-grade nat, which tailscale uses
-        "fc00::/7",
-        "fe80::/10",
-    )
-)
-UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
-
-# letters, digits and inner hyphens, as verifiers parse a certificate's dns names
-LABEL = r"(?!-)[a-z0-9-]{1,63}(?<!-)"
-DNS_NAME = re.compile(rf"(\*\.)?{LABEL}(\.{LABEL})*")
-
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @dataclass(frozen=True)
@@ -75,56 +54,6 @@ class Material:
     not_after: datetime
 
 
-def hostname() -> str:
-    """This machine's name, as certificates write names: lower case, non-ascii as an a-label."""
-    name = socket.gethostname().split(".")[0].lower()
-    try:
-        return name.encode("idna").decode("ascii") or "localhost"
-    except UnicodeError:
-        return name or "localhost"
-
-
-def _host_names() -> list[str]:
-    # a machine named like "my_box" gets no dns names of its own, only its addresses
-    host = hostname()
-    return [host, f"{host}.local"] if DNS_NAME.fullmatch(host) and host != "localhost" else []
-
-
-def lan_addresses() -> list[str]:
-    """This machine's non-loopback IPv4 and global or unique-local IPv6 addresses a phone can reach."""
-    found: set[str] = set()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None):
-            found.add(str(info[4][0]))
-    except OSError:
-        pass
-    # the address of the interface holding the default route; a udp connect sends nothing
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))
-            found.add(probe.getsockname()[0])
-        except OSError:
-            pass
-    usable: list[Address] = []
-    for text in found:
-        try:
-            address = ipaddress.ip_address(text)
-        except ValueError:
-            continue
-        if address.is_loopback or address.is_link_local or address.is_unspecified or address.is_multicast:
-            continue
-        if address.version == 6 and not (address.is_global or address in UNIQUE_LOCAL):
-            continue
-        usable.append(address)
-    return [str(address) for address in sorted(usable, key=lambda address: (address.version, address))]
-
-
-def is_lan_address(name: str) -> bool:
-    """An IPv4 address other than loopback: what a phone on the network opens a server by."""
-    address = _address(name)
-    return address is not None and address.version == 4 and not address.is_loopback
-
-
 def authority_name(material: Material) -> str:
     """The authority's name as a phone's settings show it."""
     authority = x509.load_pem_x509_certificate(material.ca_cert.read_bytes())
@@ -132,56 +61,9 @@ def authority_name(material: Material) -> str:
     return str(names[0].value) if names else "Companion"
 
 
-def extra_names_from_env(value: str | None) -> list[str]:
-    """COMPANION_TLS_NAMES: names and addresses separated by commas and/or whitespace; empty ones dropped."""
-    return [name for name in (value or "").replace(",", " ").split() if name]
-
-
-def is_address(name: str) -> bool:
-    """Whether a host is an address (a number), not a name."""
-    return _address(name) is not None
-
-
-def _address(name: str) -> Address | None:
-    try:
-        return ipaddress.ip_address(name.strip("[]"))
-    except ValueError:
-        return None
-
-
-def _normal(name: str) -> str:
-    """The one spelling of a name or address, so the same name never looks new."""
-    text = name.strip()
-    address = _address(text)
-    if address is not None:
-        # a certificate holds no zone, so fe80::1%eth0 is written as fe80::1
-        return str(address).split("%")[0]
-    text = text.lower().rstrip(".")
-    with suppress(UnicodeError):
-        text = text.encode("idna").decode("ascii")
-    if not DNS_NAME.fullmatch(text) or len(text) > 253:
-        raise ValueError(f"{name!r} is neither a host name nor an IP address")
-    return text
-
-
-def _unique(names: Iterable[str]) -> list[str]:
-    unique: list[str] = []
-    for given in names:
-        if given.strip():
-            name = _normal(given)
-            if name not in unique:
-                unique.append(name)
-    return unique
-
-
-def wanted_names(extra: Iterable[str] = ()) -> list[str]:
-    """localhost, 127.0.0.1, ::1, the hostname, <hostname>.local, every LAN address, plus extra."""
-    return _unique(["localhost", "127.0.0.1", "::1", *_host_names(), *lan_addresses(), *extra])
-
-
 def permitted(name: str, constraints: x509.NameConstraints) -> bool:
     """Whether the authority's name constraints let it vouch for this name."""
-    address = _address(name)
+    address = address_of(name)
     for subtree in constraints.permitted_subtrees or ():
         if address is not None and isinstance(subtree, x509.IPAddress):
             network = subtree.value
@@ -195,10 +77,10 @@ def permitted(name: str, constraints: x509.NameConstraints) -> bool:
 
 
 def _constraints(names: Iterable[str]) -> x509.NameConstraints:
-    dns = ["localhost", *_host_names()]
+    dns = ["localhost", *host_names()]
     networks: list[Network] = list(PRIVATE_NETWORKS)
     for name in names:
-        address = _address(name)
+        address = address_of(name)
         if address is None:
             # a wildcard's subtree is the name under it, which permits the wildcard too
             base = name.removeprefix("*.")
@@ -295,10 +177,10 @@ def _issue(
     folder: Path, names: list[str], authority: x509.Certificate, authority_key: ec.EllipticCurvePrivateKey, now: datetime
 ) -> None:
     key = ec.generate_private_key(ec.SECP256R1())
-    common = next((name for name in names if _address(name) is None and name != "localhost"), "localhost")
+    common = next((name for name in names if address_of(name) is None and name != "localhost"), "localhost")
     alternatives: list[x509.GeneralName] = []
     for name in names:
-        address = _address(name)
+        address = address_of(name)
         alternatives.append(x509.IPAddress(address) if address is not None else x509.DNSName(name))
     certificate = (
         x509.CertificateBuilder()
@@ -398,7 +280,7 @@ def load(folder: Path) -> Material | None:
 def ensure(folder: Path, names: Iterable[str], now: datetime | None = None) -> Material:
     """Make the authority once and a server certificate for names; reissue it only when needed."""
     now = (now or datetime.now(UTC)).astimezone(UTC)
-    names = _unique(names)
+    names = unique(names)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(folder, 0o700)  # mkdir's mode passes through the umask, and the folder may be older
     with _locked(folder):

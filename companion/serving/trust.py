@@ -15,7 +15,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, render_template, request
 from werkzeug.wrappers import Response
 
-from . import tls
+from . import addresses, tls
 
 bp = Blueprint("trust", __name__, url_prefix="/phone")
 
@@ -81,10 +81,10 @@ def secure_host(material: tls.Material | None) -> str:
     host = request_hostname()
     if material is None or host.strip("[]").lower() in material.names:
         return host
-    addresses = [name for name in material.names if tls.is_lan_address(name)]
-    if not addresses:
+    lan = [name for name in material.names if addresses.is_lan_address(name)]
+    if not lan:
         return host
-    return f"[{addresses[0]}]" if ":" in addresses[0] else addresses[0]
+    return f"[{lan[0]}]" if ":" in lan[0] else lan[0]
 
 
 def secure_address(material: tls.Material | None = None) -> str | None:

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import registry
 from ..rules import N_, Message
-from ..serving import tls
+from ..serving import addresses
 from ..store.games import Game
 
 BG_STATS = "https://app.bgstatsapp.com/createPlay.html"
@@ -103,7 +103,7 @@ def _plain_twin(parts: SplitResult) -> FollowLink | None:
         return None
     if _names_this_device(host):
         return None  # the server's own device: its link is made as for the plain address
-    address = host if tls.is_address(host) else _network_address()
+    address = host if addresses.is_address(host) else _network_address()
     if address is None:
         return None
     shown = f"[{address}]" if ":" in address else address
@@ -134,8 +134,8 @@ def _network_address() -> str | None:
     now = time.monotonic()
     found = _found.get("address")
     if found is None or now - found[0] > NETWORK_ADDRESS_SECONDS:
-        addresses = [address for address in tls.lan_addresses() if ":" not in address]
-        found = _found["address"] = (now, addresses[0] if addresses else None)
+        reachable = [address for address in addresses.lan_addresses() if ":" not in address]
+        found = _found["address"] = (now, reachable[0] if reachable else None)
     return found[1]
 
 
