@@ -4,7 +4,7 @@ Starts `companion serve` on loopback with a fresh database, makes a game with a 
 deals, then loads each page in Debian's Chromium at phone size, first with an empty
 cache and then again, reading the bytes from the browser's own network records
 (compressed, headers included), and what a first tap on the page brings after it (htmx
-comes with the first touch, static/js/app.js). Each page is measured at the plain address
+comes with the first touch, static/js/first-touch.js). Each page is measured at the plain address
 and at the secure one (the address a phone at the table is meant to use, where the
 browser speaks HTTP/2 and sends headers compressed), with the protocol the browser used.
 Run by hand:

@@ -146,7 +146,7 @@ def test_a_new_deal_from_a_current_page_adds_its_row_and_drops_the_oldest_shown(
     assert '<tr id="deal-1" hx-swap-oob="delete">' in html
     assert 'id="deal-8"' not in html and '<section id="deals"' not in html
     assert re.search(r'<div id="earlier-deals" hx-swap-oob="true">', html) and "All 9 deals" in html
-    # the chart, to be drawn once the rest is shown (static/js/app.js): with the new deal's point
+    # the chart, to be drawn once the rest is shown (static/js/swaps.js): with the new deal's point
     # as text (its markup escaped), which the phone parses once it draws it
     chart = re.search(r'<template id="chart-next" hx-swap-oob="true" data-draws="chart-drawing">(.*?)</template>', html, re.S)
     assert chart and "<polyline" not in chart.group(1) and "&lt;polyline" in chart.group(1)

@@ -93,8 +93,8 @@ def test_a_page_loads_htmx_exactly_when_it_swaps_and_at_once_only_when_it_swaps_
         if response.mimetype != "text/html" or response.status_code != 200:
             continue
         html = response.get_data(as_text=True)
-        # app.js brings it with the first touch (data-htmx), or the page loads it itself
-        touch = re.search(r'<script src="[^"]*app\.js[^"]*" data-htmx="[^"]*' + re.escape(HTMX_FILE), html) is not None
+        # first-touch.js brings it with the first touch (data-htmx), or the page loads it itself
+        touch = re.search(r'<script src="[^"]*first-touch\.js[^"]*" data-htmx="[^"]*' + re.escape(HTMX_FILE), html) is not None
         tag = re.search(r'<script src="[^"]*' + re.escape(HTMX_FILE), html) is not None
         assert not (touch and tag), f"{url} loads htmx twice"
         assert touch or tag or " hx-" not in html, f"{url} swaps without htmx"

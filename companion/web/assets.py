@@ -24,6 +24,9 @@ from flask import Flask, Response, current_app, request, url_for
 from werkzeug.security import safe_join
 
 HTMX_FILE = "vendor/htmx-2.0.11.min.js"
+# every page's scripts after js/first-touch.js, which brings htmx: one job each, run in this
+# order (deferred), entry.js first for what the others ask of an entry form
+PAGE_SCRIPTS = ("js/entry.js", "js/app.js", "js/swaps.js", "js/elsewhere.js")
 
 
 @cache
@@ -129,6 +132,7 @@ def _lean(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     app.add_template_global(asset_url)
     app.jinja_env.globals["HTMX_FILE"] = HTMX_FILE
+    app.jinja_env.globals["PAGE_SCRIPTS"] = PAGE_SCRIPTS
     # registered after Flask-Compress, so they run before it: a body already encoded is left be
     app.after_request(_lean)
     app.after_request(_precompressed)

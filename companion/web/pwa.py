@@ -9,7 +9,7 @@ from flask_babel import force_locale, gettext
 from werkzeug.wrappers import Response
 
 from .. import paths
-from .assets import HTMX_FILE, asset_url, file_version
+from .assets import HTMX_FILE, PAGE_SCRIPTS, asset_url, file_version
 from .i18n import LANGUAGES, language
 
 bp = Blueprint("pwa", __name__)
@@ -18,7 +18,8 @@ bp = Blueprint("pwa", __name__)
 # static/js/kinds/, and every one there is kept, whatever kinds there are
 SHELL = (
     "css/app.css",
-    "js/app.js",
+    "js/first-touch.js",
+    *PAGE_SCRIPTS,
     "js/offline.js",
     "js/offline-queue.js",
     *sorted(f"js/kinds/{path.name}" for path in (paths.STATIC / "js" / "kinds").glob("*.js")),

@@ -250,7 +250,7 @@
     // a form entered more than one way comes back the way it was entered
     const form = entryForm(game);
     const mode = form && form.dataset.mode ? `?mode=${encodeURIComponent(form.dataset.mode)}` : "";
-    // htmx comes with the first touch (app.js): a queue sent from an untouched page brings it
+    // htmx comes with the first touch (first-touch.js): a queue sent from an untouched page brings it
     // the game answers htmx with its entry's region (the one with the version), the others out of band
     const region = game.querySelector(".offline-status").closest("[data-version]") || game;
     window.companionHtmx().then((htmx) => htmx.ajax("GET", about(game).show + mode, {target: `#${region.id}`, swap: "outerHTML"})).then(() => {

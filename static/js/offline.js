@@ -12,14 +12,14 @@
   const script = document.currentScript;
   const submitters = new WeakMap();
 
-  // app.js comes first and loads scripts for both
+  // first-touch.js comes first and loads scripts for both
   const full = () => window.companionLoadScript(script.dataset.queue, () => window.companionOffline);
   const later = (work) => full().then(work, () => {});
   const ENTRY = "form[data-entry]";
   // the game's fragment on this page, if it records
   const game = () => { const status = document.querySelector(".offline-status[data-offline]"); return status && (status.closest(".game-root") || status.parentElement); };
 
-  // app.js knows the button pressed where the browser does not say (Safari before 15.4)
+  // first-touch.js knows the button pressed where the browser does not say (Safari before 15.4)
   document.addEventListener("submit", (event) => {
     submitters.set(event.target, window.companionSubmitter ? window.companionSubmitter(event) : event.submitter);
   }, true);

@@ -81,7 +81,7 @@ def settled(page: Page) -> None:
 
 
 def touched(page: Page) -> None:
-    """A first touch on the page, which brings htmx (static/js/app.js), and htmx there: as it
+    """A first touch on the page, which brings htmx (static/js/first-touch.js), and htmx there: as it
     is once a player has typed or scrolled."""
     page.dispatch_event("body", "pointerdown")
     page.wait_for_function("() => window.htmx !== undefined")

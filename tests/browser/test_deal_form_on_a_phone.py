@@ -31,7 +31,7 @@ def box(page: Page, name: str) -> Locator:
 
 def wholly_on_screen(page: Page, locator: Locator, within_ms: int = 2000) -> bool:
     """Whether the element is wholly on screen, or comes there within a moment: a swap's
-    scroll to what it brought waits for the frame that shows it (static/js/app.js)."""
+    scroll to what it brought waits for the frame that shows it (static/js/swaps.js)."""
     for _ in range(within_ms // 50 + 1):
         place = locator.bounding_box()
         height = page.evaluate("() => window.visualViewport.height")

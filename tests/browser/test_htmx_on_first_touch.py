@@ -1,6 +1,6 @@
 """htmx comes with the first touch: what the table does before it, or without it, still happens.
 
-A game page loads without htmx (half of a phone's first load) and app.js brings it with the
+A game page loads without htmx (half of a phone's first load) and first-touch.js brings it with the
 first touch, key or focus. A tap that comes before it waits for it; where it cannot be had
 (no network and no service worker, a captive portal answering for it) the browser does what
 it would do with no JavaScript at all, after the question htmx would have asked.

@@ -84,7 +84,7 @@ def test_black_spy_after_a_record_an_undo_and_a_refusal_shows_what_a_reload_show
     context = phone_context(browser, service_workers="block")
     phone = context.new_page()
     url = new_game(phone, server.url, end_value="270")
-    # the chart's lines grow a point a deal on the page: none is fetched whole (static/js/app.js's
+    # the chart's lines grow a point a deal on the page: none is fetched whole (static/js/swaps.js's
     # drawWhole asks for the page as a page). The page's ask whether another phone moved the game
     # on (every 15 s, with HX-Request) is no such fetch: on a busy machine it falls in the ten deals
     fetched = []

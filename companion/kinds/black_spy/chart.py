@@ -37,7 +37,7 @@ class Series:
 
     # a line is drawn through its deals by number, scaled to the chart's width by its group
     # (Chart.x_scale): a deal's point stays where it is as the game goes on, and a new deal's
-    # answer brings that deal's point alone (black_spy/_changed.html, static/js/app.js)
+    # answer brings that deal's point alone (black_spy/_changed.html, static/js/swaps.js)
     @property
     def points(self) -> str:
         """ "number,height …" for an svg polyline."""

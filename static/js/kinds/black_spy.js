@@ -117,7 +117,7 @@
     }
   }
 
-  // app.js asks each time the form is shown or a box changes, before it marks the last box
+  // entry.js asks each time the form is shown or a box changes, before it marks the last box
   // to type in: the rest's row, filled in here, is not one
   document.addEventListener("companion:entry", (event) => {
     const form = event.target;

@@ -11,7 +11,7 @@
     const answers = event.target.querySelector && event.target.querySelector("#spy-answers");
     const config = event.detail.requestConfig;
     if (!answers || !config || config.verb !== "get" || event.target.querySelector("[aria-invalid=true]")) return;
-    // in the frame that shows them, as app.js does: the layout asked for once, not mid-settle
+    // in the frame that shows them, as swaps.js does: the layout asked for once, not mid-settle
     requestAnimationFrame(() => { if (answers.isConnected) answers.scrollIntoView({block: "nearest"}); });
   });
 
