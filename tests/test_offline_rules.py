@@ -14,7 +14,7 @@ PLAYERS = ("Ana", "Ben", "Cy", "Dee")
 
 
 def fill(sentence: str, /, **values: object) -> str:
-    """The page's filling of a sentence's slots (offline-queue.js does the same)."""
+    """The page's filling of a sentence's slots (offline-page.js does the same)."""
     return re.sub(r"\{(\w+)\}", lambda slot: str(values[slot.group(1)]), str(sentence))
 
 

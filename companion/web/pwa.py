@@ -22,6 +22,7 @@ SHELL = (
     *PAGE_SCRIPTS,
     "js/offline.js",
     "js/offline-queue.js",
+    "js/offline-page.js",
     *sorted(f"js/kinds/{path.name}" for path in (paths.STATIC / "js" / "kinds").glob("*.js")),
     HTMX_FILE,
     "icons/icon.svg",

@@ -31,7 +31,7 @@
     }
     return scripts.get(src);
   }
-  // offline.js brings offline-queue.js the same way
+  // offline.js brings offline-queue.js and offline-page.js the same way
   window.companionLoadScript = loadScript;
 
   // htmx starts at DOMContentLoaded, or at once once the document is complete: added in
@@ -45,7 +45,7 @@
     if (!source) return Promise.reject(new Error("this page has no htmx"));
     return complete.then(() => loadScript(source, () => window.htmx));
   }
-  // for offline-queue.js, which swaps the game in itself once the queue is sent
+  // for offline-page.js, which swaps the game in itself once the queue is sent
   window.companionHtmx = load;
 
   // the button that sent a form: Safari before 15.4 has no event.submitter, but a press

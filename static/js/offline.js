@@ -1,19 +1,20 @@
 // Recording never waits for the network: the small part a recording page loads. It
 // watches where htmx would ask the server and brings in offline-queue.js (the queue on
-// the phone, its sending, what the page shows of it) when something waits, when the
+// the phone, its sending) and offline-page.js (what the page shows of it) when something waits, when the
 // server cannot be reached, and as soon as the table starts entering something, so that a
 // phone without the service worker has it in its cache before the Wi-Fi drops. The game's
 // fragment (.game-root, or else the parent of its status line .offline-status[data-offline])
 // holds what the queue shows; the form that
-// records an entry carries data-entry. What is a kind's own, offline-queue.js asks of the
+// records an entry carries data-entry. What is a kind's own, offline-page.js asks of the
 // kind's script (static/js/kinds/), which the kind's pages load.
 (function () {
   "use strict";
   const script = document.currentScript;
   const submitters = new WeakMap();
 
-  // first-touch.js comes first and loads scripts for both
-  const full = () => window.companionLoadScript(script.dataset.queue, () => window.companionOffline);
+  // first-touch.js comes first and loads scripts for both: the queue, then what the page shows of it
+  const load = window.companionLoadScript;
+  const full = () => load(script.dataset.queue, () => window.companionQueue).then(() => load(script.dataset.page, () => window.companionOffline));
   const later = (work) => full().then(work, () => {});
   const ENTRY = "form[data-entry]";
   // the game's fragment on this page, if it records

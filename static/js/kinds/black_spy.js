@@ -1,6 +1,6 @@
 // Black Spy's own script, loaded by its pages (the game and the edit page). Two parts:
 // the by-cards form counted as the boxes fill (the rest's row filled in, each player's
-// points, the shoot note), and the hooks offline-queue.js asks a kind for (see the comment
+// points, the shoot note), and the hooks offline-page.js asks a kind for (see the comment
 // at its top): a deal checked with the numbers and sentences the server's rules handed the
 // page (deal_checks in companion/kinds/black_spy/forms.py), its shoot question, its
 // messages where the server's page puts them, and the deal card moving on while deals wait.
