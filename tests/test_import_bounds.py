@@ -25,8 +25,8 @@ from companion.rules import files
 from companion.store.base import db
 from companion.store.games import Game
 from tests.helpers import exported, post_points, snapshot, start_game
+from tests.history_helpers import assert_kept_figures_equal_the_fold
 from tests.test_exchange import companion, play_a_mixed_history
-from tests.test_history import assert_kept_figures_equal_the_fold
 
 
 def upload(client: FlaskClient, content: bytes, **form: str):
