@@ -317,6 +317,47 @@ def test_undo_removes_the_last_deal_and_reopens_a_finished_game(client: FlaskCli
     assert "Deal 2 undone." in page(client, game_id)
 
 
+def boxes(html: str, fields: list[str]) -> list[str]:
+    """What each named box of a form holds."""
+    return [re.search(rf'name="{field}"[^>]*value="([^"]*)"', html, re.S).group(1) for field in fields]
+
+
+def test_an_undo_puts_the_undone_deals_numbers_back_in_the_form_to_mend_and_record_again(client: FlaskClient, app: Flask) -> None:
+    # a deal is undone at once for a box mistyped in it: the table mends that box, not the deal
+    game_id = start_game(client)
+    post_points(client, game_id, [20, 15, 25, 0])
+    post_points(client, game_id, [5, 30, 25, 0])
+    answer = client.post(f"/black-spy/{game_id}/undo", data={"number": "2"}, headers={"HX-Request": "true"})
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "Deal 2 undone: its numbers are back in the form, to mend and record again." in html
+    assert "Record deal 2" in html and boxes(html, [f"points-{seat}" for seat in range(4)]) == ["5", "30", "25", "0"]
+    assert len(game_state(app, game_id).deals) == 1
+    # the numbers are the undoing phone's answer alone: the game's page, for any phone, has an empty form
+    assert boxes(page(client, game_id), ["points-0"]) == [""]
+    post_points(client, game_id, [15, 20, 25, 0])
+    assert game_state(app, game_id).deals[1].raw == (15, 20, 25, 0)
+    # without JavaScript the undo comes as a 303 to the page, whose form is empty
+    assert client.post(f"/black-spy/{game_id}/undo", data={"number": "2"}).status_code == 303
+    html = page(client, game_id)
+    assert "Deal 2 undone." in html and "back in the form" not in html and boxes(html, ["points-0"]) == [""]
+
+
+def test_a_deal_counted_by_cards_comes_back_counted_after_its_undo(client: FlaskClient, app: Flask) -> None:
+    game_id = start_game(client)
+    post_cards(client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3)
+    rest = game_state(app, game_id).deals[0].entry.cards[3]
+    html = client.post(f"/black-spy/{game_id}/undo", data={"number": "1"}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert re.search(r'href="[^"]*\?mode=cards"[^>]*aria-current="page"', html)
+    assert boxes(html, ["black_spies-0", "low_blacks-0", "coloured_spies-0", "coloured_spies-2"]) == ["2", "3", "1", "2"]
+    # the rest's row, which the page filled in, comes back as the rules counted it
+    assert boxes(html, ["black_spies-3", "low_blacks-3", "coloured_spies-3"]) == [
+        str(rest.black_spies),
+        str(rest.low_blacks),
+        str(rest.coloured_spies),
+    ]
+    assert re.search(r'name="high-10" value="3" checked', html) and re.search(r'name="high-8" value="0" checked', html)
+
+
 def test_an_undo_sent_from_an_out_of_date_page_changes_nothing(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0])

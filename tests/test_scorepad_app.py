@@ -118,6 +118,25 @@ def test_without_a_target_the_table_ends_it_and_undo_reopens_it(client: FlaskCli
     assert reopened["ended"] is False and reopened["derived"]["winners"] == [] and len(reopened["rounds"]) == 1
 
 
+def test_an_undo_puts_the_undone_rounds_points_back_in_the_form_to_mend_and_record_again(client: FlaskClient) -> None:
+    game_id = start_pad(client)
+    post_round(client, game_id, (10, 30, 30))
+    post_round(client, game_id, (7, -2, 12))
+    answer = client.post(f"/scorepad/{game_id}/undo", data={"number": "2"}, headers={"HX-Request": "true"})
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "Round 2 undone: its points are back in the form, to mend and record again." in html
+    typed = [re.search(rf'name="points-{seat}"[^>]*value="([^"]*)"', html, re.S).group(1) for seat in range(3)]
+    assert typed == ["7", "-2", "12"] and "Record round 2" in html
+    assert len(exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["rounds"]) == 1
+    # the pad's page, for any phone, has an empty form; without JavaScript an undo says only that
+    fresh = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    assert re.search(r'name="points-0"[^>]*value=""', fresh, re.S)
+    post_round(client, game_id, (7, 2, 12))
+    assert client.post(f"/scorepad/{game_id}/undo", data={"number": "2"}).status_code == 303
+    html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
+    assert "Round 2 undone." in html and "back in the form" not in html
+
+
 def test_an_edit_follows_through_and_may_not_reach_the_target_before_the_last_round(client: FlaskClient, app: Flask) -> None:
     game_id = start_pad(client, "Hearts", lowest_wins="yes", target="100")
     for _ in range(3):

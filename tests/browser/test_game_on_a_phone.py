@@ -71,12 +71,14 @@ def test_a_four_player_standard_game_played_to_its_end(phone: Page, server: Serv
     expect(phone.locator(".messages")).to_contain_text("Ana took all 16 black cards")
     assert standings(phone) == {"Ana": 45, "Ben": 88, "Cy": 75, "Dee": 92}
 
-    # undo it, then record it again
+    # undo it: its numbers come back in the form, as typed, and it is recorded again as they stand
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.get_by_role("button", name="Undo deal 3").click()
-    expect(phone.locator(".messages")).to_contain_text("Deal 3 undone.")
+    expect(phone.locator(".messages")).to_contain_text("Deal 3 undone: its numbers are back in the form")
     assert standings(phone) == {"Cy": 15, "Ben": 28, "Dee": 32, "Ana": 45}
-    enter_points(phone, {"Ana": 65, "Ben": -5, "Cy": 0, "Dee": 0})
+    for name, typed in {"Ana": "65", "Ben": "-5", "Cy": "0", "Dee": "0"}.items():
+        expect(phone.get_by_role("textbox", name=name, exact=True)).to_have_value(typed)
+    expect(phone.locator(".deal-form .sum")).to_contain_text("Sum: 60 of 60")
     record(phone, 3)
     phone.get_by_role("button", name=re.compile("^Yes: 0 for Ana")).click()
     expect(phone.locator(".messages")).to_contain_text("Deal 3 recorded.")

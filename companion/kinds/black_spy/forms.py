@@ -261,8 +261,19 @@ def share_from_form(setup: bs.Setup, seat: int, form: Mapping[str, str]) -> bs.S
 def form_values(played: bs.PlayedDeal) -> MultiDict[str, str]:
     """A played deal as the form that would enter it again. A deal counted by cards has its
     points too: an edit switched to "By points" starts from the points the cards gave."""
+    return entry_values(played.entry, played.raw, played.shooter)
+
+
+def undone_values(setup: bs.Setup, entry: bs.DealEntry) -> MultiDict[str, str]:
+    """An undone deal as the form that records it again: its numbers back where the table
+    typed them, to mend the one that was wrong rather than type them all again."""
+    score = bs.score_deal(setup.rules, setup.players, entry)
+    return entry_values(entry, score.raw, score.shooter)
+
+
+def entry_values(entry: bs.DealEntry, raw: Sequence[int], shooter: int | None) -> MultiDict[str, str]:
+    """A deal's entry, each seat's raw points and who shot, as the form's fields."""
     values: MultiDict[str, str] = MultiDict()
-    entry = played.entry
     if isinstance(entry, bs.CardsEntry):
         values["mode"] = CARDS
         values["rest"] = "none"
@@ -273,10 +284,10 @@ def form_values(played: bs.PlayedDeal) -> MultiDict[str, str]:
                 values[f"high-{card}"] = str(seat)
     else:
         values["mode"] = POINTS
-    for seat, points in enumerate(played.raw):
+    for seat, points in enumerate(raw):
         values[f"points-{seat}"] = str(points)
-    if played.shooter is not None:
-        values["shoot"] = str(played.shooter)
+    if shooter is not None:
+        values["shoot"] = str(shooter)
     return values
 
 

@@ -19,7 +19,7 @@ from companion.web.i18n import format_decimal, say
 from companion.web.parts import submission
 
 from . import rules as bs
-from .forms import CARDS, POINTS, ShootQuestion, deal_checks, entry_from_form, mode_of
+from .forms import CARDS, POINTS, ShootQuestion, deal_checks, entry_from_form, mode_of, undone_values
 from .models import BlackSpyGame, Deal
 
 # deals a phone may record ahead of the server: a stretch of a game without the Wi-Fi
@@ -148,6 +148,18 @@ def after_write(
     if mode == CARDS:
         return redirect(url_for("black_spy.show", game_id=game.id, mode=CARDS), code=303)
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
+
+
+def after_undo(game: BlackSpyGame, undone: Deal) -> Response:
+    """After an undo: the game, with the undone deal's numbers back in the form, as they were
+    before Record was tapped. A deal is undone at once to mend what was mistyped in it: the
+    table changes that box and records the deal again, rather than type it all anew. Without
+    JavaScript the page comes by a 303 (after_write), and its form is empty."""
+    if not htmx:
+        return after_write(game, N_("Deal %(number)s undone.", number=undone.number))
+    values = undone_values(game.setup(), undone.entry())
+    message = N_("Deal %(number)s undone: its numbers are back in the form, to mend and record again.", number=undone.number)
+    return render_game(game, game.state(), mode=values["mode"], message=message, values=values)
 
 
 def deal_message(state: bs.GameState) -> str:

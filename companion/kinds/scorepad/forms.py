@@ -3,7 +3,7 @@ phone. The rules never see a form."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from companion.rules import N_, Faults, Message, RulesError
 
@@ -43,6 +43,12 @@ def _target(text: str | None) -> int | None:
 
 def round_from_form(setup: sp.Setup, form: Mapping[str, str]) -> sp.Round:
     return sp.Round(points_from_form(setup, form))
+
+
+def round_values(points: Sequence[int]) -> dict[str, str]:
+    """A round's points as the form's boxes: what an edit starts from, and what an undo puts
+    back for the table to mend the one mistyped and record the round again."""
+    return {f"points-{seat}": str(value) for seat, value in enumerate(points)}
 
 
 def parse_points(text: str) -> int:

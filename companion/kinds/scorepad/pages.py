@@ -3,7 +3,7 @@ edit page of a past round, and what the table is told after a write or a refusal
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from flask import flash, get_flashed_messages, redirect, render_template, url_for
@@ -19,7 +19,7 @@ from companion.web.i18n import say
 from companion.web.parts import submission
 
 from . import rules as sp
-from .forms import round_from_form
+from .forms import round_from_form, round_values
 from .models import ScorepadGame
 
 CHANGED_ELSEWHERE = N_(
@@ -67,6 +67,18 @@ def after_write(game: ScorepadGame, message: str, added: bool = False, undo_here
         return render_game(game, game.state(), message=message, added=added, undo_here=undo_here)
     flash(say(message))
     return redirect(url_for("scorepad.show", game_id=game.id), code=303)
+
+
+def after_undo(game: ScorepadGame, undone_points: Sequence[int] | None, number: int) -> Response:
+    """After an undo: the pad, with the undone round's points back in the form, as they were
+    before Record was tapped, to mend the one mistyped. The
+    end undone reopens the pad; without JavaScript the page comes by a 303, its form empty."""
+    if undone_points is None:
+        return after_write(game, N_("The end undone: the game is open again."))
+    if not htmx:
+        return after_write(game, N_("Round %(number)s undone.", number=number))
+    message = N_("Round %(number)s undone: its points are back in the form, to mend and record again.", number=number)
+    return render_game(game, game.state(), message=message, values=round_values(undone_points))
 
 
 def round_message(state: sp.ScorepadState) -> str:

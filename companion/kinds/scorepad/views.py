@@ -19,7 +19,7 @@ from companion.web.parts import phone
 
 from . import codec, pages
 from . import rules as sp
-from .forms import new_game, points_from_form, round_from_form
+from .forms import new_game, points_from_form, round_from_form, round_values
 from .models import KEY, ScorepadGame
 
 bp = Blueprint("scorepad", __name__)
@@ -113,11 +113,7 @@ def undo(game_id: str) -> Response:
     if not written.done:
         message = N_("Another phone changed this game just now; nothing was undone.")
         return pages.render_game(written.game, written.game.state(), message=message, status=409)
-    if written.row.points is None:
-        what = N_("The end undone: the game is open again.")
-    else:
-        what = N_("Round %(number)s undone.", number=rounds)
-    return pages.after_write(written.game, what)
+    return pages.after_undo(written.game, written.row.points, rounds)
 
 
 @bp.route("/scorepad/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -132,8 +128,7 @@ def edit_round(game_id: str, number: int) -> Response | tuple[str, int]:
             return pages.edit_gone(game, number, request.form)
         abort(404)
     if request.method == "GET":
-        values = {f"points-{seat}": str(points) for seat, points in enumerate(state.rounds[number - 1].points)}
-        return pages.edit_page(game, state, number, values=values)
+        return pages.edit_page(game, state, number, values=round_values(state.rounds[number - 1].points))
     form = request.form
     try:
         written = service.edit(
