@@ -5,7 +5,7 @@ the server acknowledged and how many it stored. Acknowledged must equal stored, 
 Each table is a phone that does what the companion's phone does: it opens its game, posts
 a deal with the form's submission id, and when the answer is a 5xx, or no answer at all, it
 keeps the deal and sends the same submission again after a pause, as the offline queue
-does (static/js/offline-queue.js). A table starts a new game every eight deals.
+does (static/js/offline-page.js, offline-queue.js). A table starts a new game every eight deals.
 
 Starts its own PostgreSQL cluster (tests/clusters.py) and `companion serve` on it. Run by
 hand (as root, or as a user that may run PostgreSQL's programs):

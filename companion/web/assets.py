@@ -25,7 +25,8 @@ from werkzeug.security import safe_join
 
 HTMX_FILE = "vendor/htmx-2.0.11.min.js"
 # every page's scripts after js/first-touch.js, which brings htmx: one job each, run in this
-# order (deferred), entry.js first for what the others ask of an entry form
+# order (deferred), entry.js first for what swaps.js and elsewhere.js ask of an entry form.
+# app.js, which says an answer htmx cannot show, needs no other: a tap never ends in silence
 PAGE_SCRIPTS = ("js/entry.js", "js/app.js", "js/swaps.js", "js/elsewhere.js")
 
 

@@ -134,7 +134,7 @@ def init_app(app: Flask) -> None:
         status, retry_after, message = OUTAGES[outage]
         if htmx:
             # a small notice swapped in above the page: the form keeps what was typed, and the
-            # phone keeps the entry to send again (static/js/offline-queue.js)
+            # phone keeps the entry to send again (static/js/offline-page.js, offline-queue.js)
             response = make_response(render_template("_busy.html", message=message), status)
             response.headers["HX-Retarget"] = "#busy"
             response.headers["HX-Reswap"] = "outerHTML"

@@ -1,7 +1,8 @@
 // The companion's small script, shared by every kind of game; every form works without it.
 // The page's own: the language sent as soon as it is picked, the screen kept awake, what
 // this browser can do said where the server could only guess, each change named as this
-// phone's or another's, and the service worker registered. Typing an entry is entry.js's,
+// phone's or another's, an answer htmx cannot show said above the page (here, where it
+// needs no other script), and the service worker registered. Typing an entry is entry.js's,
 // what a swap does to the page swaps.js's, another phone's change elsewhere.js's; htmx
 // comes with the first touch (first-touch.js).
 (function () {
@@ -76,6 +77,43 @@
     if (event.target.checked) wantLock(); else if (lock) { lock.release(); lock = null; }
   });
   document.addEventListener("visibilitychange", wantLock);
+
+  // an answer htmx does not swap in (a server fault, an expired form, too many tries, a
+  // database out of reach, a full disk) is said above the page, in the server's own words
+  // when its answer has them, so that a tap on Record never ends in silence. A proxy
+  // answering for a server that is gone (502, 504) has no words of ours: the offline
+  // status line (offline-page.js) says the entry waits on the phone, as it does beside a 503 or a 507
+  document.addEventListener("htmx:responseError", (event) => {
+    const xhr = event.detail.xhr;
+    const notice = document.getElementById("busy");
+    if (!notice || [502, 504].includes(xhr.status)) return;
+    let words = "";
+    try {
+      const page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      // an error page's heading, or the busy notice an answer for htmx is (every page has
+      // an empty, hidden one of its own)
+      const said = page.querySelector(".error-card h1") || page.querySelector("#busy:not([hidden])");
+      words = said ? said.textContent.trim() : "";
+    } catch (error) { /* not a page: the sentence below says it */ }
+    notice.textContent = words || (document.body.dataset.failed || "").replace("{code}", String(xhr.status));
+    notice.className = "messages busy refused failed";
+    notice.setAttribute("role", "alert");
+    notice.dataset.from = event.detail.elt.id || "";
+    notice.hidden = false;
+    notice.scrollIntoView({block: "nearest"});
+  });
+  // the next answer shown clears it; and a region that asks for itself (a seat's page, its
+  // game deleted and then restored) clears it once it is answered again, though with a 304
+  // that shows nothing new
+  document.addEventListener("htmx:afterSwap", () => {
+    const notice = document.getElementById("busy");
+    if (notice && notice.classList.contains("failed")) notice.hidden = true;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const notice = document.getElementById("busy");
+    if (!notice || !notice.classList.contains("failed") || !notice.dataset.from || !event.detail.successful) return;
+    if (event.detail.elt.id === notice.dataset.from) notice.hidden = true;
+  });
 
   document.addEventListener("DOMContentLoaded", () => {
     refresh(document);

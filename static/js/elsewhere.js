@@ -38,7 +38,7 @@
       // read again: this phone's own write may have been swapped in meanwhile
       const shown = document.querySelector("[data-version]");
       if (now && shown && now.dataset.version !== shown.dataset.version && showsMore(page)) note.hidden = false;
-    } catch (error) { /* no connection: offline.js says so */ }
+    } catch (error) { /* no connection: the offline status line says so */ }
   }
   if (document.querySelector("[data-changed-elsewhere]")) {
     setInterval(checkForChanges, CHANGE_CHECK_MS);

@@ -30,6 +30,7 @@
 //       is carried across the game's refresh. Default: the form locked while any waits.
 (function () {
   "use strict";
+  if (window.companionOffline) return;
   const {all, put, drop, drain, seen, channel, LOCK} = window.companionQueue;
 
   let entries = [];

@@ -1,8 +1,8 @@
 // What the page does around an answer htmx swaps in: the focus let go as a request leaves
 // and given back where the answer does not take it, a replaced region let go of in one step,
-// the player shown what happened (the news, or the first box at fault), an answer htmx
-// cannot show said above the page, a poll's answer already shown not swapped again, a list
-// kept open, and Black Spy's chart drawn once the rest is shown. What it needs of an entry
+// the player shown what happened (the news, or the first box at fault), a poll's answer
+// already shown not swapped again, a list kept open, and Black Spy's chart drawn once the
+// rest is shown. (An answer htmx cannot show is said by app.js, which needs no other script.) What it needs of an entry
 // form is entry.js's (window.companionEntry).
 (function () {
   "use strict";
@@ -124,43 +124,6 @@
     if (first && window.matchMedia("(pointer: fine)").matches) first.focus({preventScroll: true});
     else if (instead) { instead.tabIndex = -1; instead.focus({preventScroll: true}); }
   }
-
-  // an answer htmx does not swap in (a server fault, an expired form, too many tries, a
-  // database out of reach, a full disk) is said above the page, in the server's own words
-  // when its answer has them, so that a tap on Record never ends in silence. A proxy
-  // answering for a server that is gone (502, 504) has no words of ours: offline.js's
-  // status line says the entry waits on the phone, as it does beside a 503 or a 507
-  document.addEventListener("htmx:responseError", (event) => {
-    const xhr = event.detail.xhr;
-    const notice = document.getElementById("busy");
-    if (!notice || [502, 504].includes(xhr.status)) return;
-    let words = "";
-    try {
-      const page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
-      // an error page's heading, or the busy notice an answer for htmx is (every page has
-      // an empty, hidden one of its own)
-      const said = page.querySelector(".error-card h1") || page.querySelector("#busy:not([hidden])");
-      words = said ? said.textContent.trim() : "";
-    } catch (error) { /* not a page: the sentence below says it */ }
-    notice.textContent = words || (document.body.dataset.failed || "").replace("{code}", String(xhr.status));
-    notice.className = "messages busy refused failed";
-    notice.setAttribute("role", "alert");
-    notice.dataset.from = event.detail.elt.id || "";
-    notice.hidden = false;
-    notice.scrollIntoView({block: "nearest"});
-  });
-  // the next answer shown clears it; and a region that asks for itself (a seat's page, its
-  // game deleted and then restored) clears it once it is answered again, though with a 304
-  // that shows nothing new
-  document.addEventListener("htmx:afterSwap", () => {
-    const notice = document.getElementById("busy");
-    if (notice && notice.classList.contains("failed")) notice.hidden = true;
-  });
-  document.addEventListener("htmx:afterRequest", (event) => {
-    const notice = document.getElementById("busy");
-    if (!notice || !notice.classList.contains("failed") || !notice.dataset.from || !event.detail.successful) return;
-    if (event.detail.elt.id === notice.dataset.from) notice.hidden = true;
-  });
 
   // a region that asks for itself every few seconds (data-polls: the players' shares on the
   // scorer's page) does not while the phone is offline or the page out of sight: the next

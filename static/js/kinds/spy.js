@@ -1,7 +1,7 @@
 // Spy's own script, loaded by its game page: a tapped card's answers brought into view, and
 // the hook offline-page.js asks a kind for (see the comment at its top) to say a turn kept
 // on the phone in words. A turn moves the bases on, which only the server works out: the
-// queue's default keeps the form locked while one waits, so one turn waits at a time.
+// page's default (offline-page.js) keeps the form locked while one waits, so one turn waits at a time.
 (function () {
   "use strict";
 
