@@ -378,6 +378,34 @@ def test_undo_removes_the_last_turn_even_the_one_that_ended_the_game(client: Fla
     assert snapshot(app) == before
 
 
+def test_an_undo_puts_the_undone_turns_look_and_answer_back_in_the_form(client: FlaskClient, app: Flask) -> None:
+    # a turn undone at once had a wrong tap in it: the table mends that tap, not the turn
+    game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")))
+    play(client, game_id, ("1:3", "bomb"), ("0:1", "top-secret"))
+    answer = client.post(f"/spy/{game_id}/undo", data={"number": "2"}, headers={"HX-Request": "true"})
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    assert "Turn 2 undone: what was entered for it is back in the form, to mend and record again." in text(html)
+    assert re.search(r'name="look" value="0:1" checked', html) and re.search(r'name="answer" value="top-secret" checked', html)
+    assert len(spy_state(app, game_id).turns) == 1
+    # the game's page, for any phone, has nothing chosen; mended, the turn is recorded again
+    assert " checked" not in base_section(page(client, game_id), ANA)
+    play_on = take_turn(client, game_id, "0:1", "safe")
+    assert play_on.status_code == 303 and spy_state(app, game_id).turns[1].spy.answer is Answer.SAFE
+    # without JavaScript the undo comes as a 303 to the page, nothing chosen in it
+    assert client.post(f"/spy/{game_id}/undo", data={"number": "2"}).status_code == 303
+    html = page(client, game_id)
+    assert "Turn 2 undone." in text(html) and "back in the form" not in html and " checked" not in base_section(html, ANA)
+
+
+def test_a_tracked_spys_move_comes_back_with_its_undo(client: FlaskClient, app: Flask) -> None:
+    game_id = start_spy(client, (("Ana", "green"), ("Ben", "red")), spies=[(1, "right"), (1, "right")])
+    assert take_turn(client, game_id, steps="2", turn_after="1").status_code == 303
+    html = client.post(f"/spy/{game_id}/undo", data={"number": "1"}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert re.search(r'id="steps"[^>]*value="2"', html) and re.search(r'name="turn_after" value="1" checked', html)
+    assert not re.search(r'name="turn_before" value="1" checked', html)
+
+
 # --- a new game --------------------------------------------------------------------------
 
 

@@ -97,13 +97,13 @@ def test_a_two_player_game_of_spy_played_by_taps_to_its_end(phone: Page, server:
     expect(base(phone, BEN)).to_contain_text("Next target: Top Secret 2")
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.get_by_role("button", name="Undo turn 5").click()
-    expect(phone.locator(".messages")).to_contain_text("Turn 5 undone.")
+    expect(phone.locator(".messages")).to_contain_text("Turn 5 undone: what was entered for it is back in the form")
     expect(turn_title(phone)).to_have_text("Turn 5: Ana's turn")
     expect(base(phone, BEN)).to_contain_text("Next target: Top Secret 1")
     expect(base(phone, BEN).locator("li.slot.exposed")).to_have_count(2)
-
-    tap(phone, BEN, 6)
-    answer(phone, "The target: it is exposed now (Top Secret 1)")
+    # the card tapped and its answer come back chosen: the turn is recorded again as it stands
+    expect(phone.locator(".answers legend")).to_contain_text("card 6.")
+    expect(phone.get_by_role("radio", name=re.compile(r"^The target: it is exposed now \(Top Secret 1\)"))).to_be_checked()
     record(phone, "Ana exposed Ben's Top Secret 1.")
 
     # 6 Ben hears "a Top Secret"

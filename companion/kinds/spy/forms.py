@@ -107,6 +107,24 @@ def move_from_form(form: Mapping[str, str]) -> rules.Move | None:
     return rules.Move(steps=steps or 0, **flags)
 
 
+def turn_values(turn: rules.Turn) -> dict[str, str]:
+    """A turn as the form that records it again: the move, the card looked at and what was
+    answered. What an undo puts back, for the table to mend the one tap that was wrong.
+
+    >>> turn_values(rules.Turn(0, rules.Move(2, turn_after=True), rules.SpyAction(1, 4, rules.Answer.SAFE)))
+    {'steps': '2', 'turn_after': '1', 'look': '1:4', 'answer': 'safe'}
+    """
+    values: dict[str, str] = {}
+    if turn.move is not None:
+        if turn.move.steps:
+            values["steps"] = str(turn.move.steps)
+        values.update({key: "1" for key in ("turn_before", "turn_after", "other_end") if getattr(turn.move, key)})
+    if turn.spy is not None:
+        values["look"] = f"{turn.spy.target}:{'spy' if turn.spy.card is None else turn.spy.card}"
+        values["answer"] = str(turn.spy.answer)
+    return values
+
+
 def turn_from_form(state: rules.SpyState, form: Mapping[str, str]) -> rules.Turn:
     """Read a whole turn for the player whose turn it is.
 

@@ -3,20 +3,21 @@ each turn, in the words it was told at the table."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
 from flask import flash, get_flashed_messages, redirect, url_for
 from werkzeug.wrappers import Response
 
-from companion.rules import N_, Message, Nn_
+from companion.rules import N_, Message, Nn_, RulesError
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
 from companion.web.i18n import say
 from companion.web.parts import submission
 
 from . import rules
-from .forms import preview
+from .forms import preview, turn_values
 from .models import SpyGame
 
 ALREADY_RECORDED = N_("This turn was already recorded; it is counted once.")
@@ -67,6 +68,24 @@ def after_write(game: SpyGame, message: str, state: rules.SpyState | None = None
         return render_game(game, state or game.state(), message=message)
     flash(say(message))
     return redirect(url_for("spy.show", game_id=game.id), code=303)
+
+
+def after_undo(game: SpyGame, undone: rules.Turn) -> Response:
+    """After an undo: the game, with the undone turn's move and look back in the form, as
+    they were before Record was tapped, to mend the one tap that was wrong. A turn with
+    neither, or a page without JavaScript (a 303 to the game page), gets an empty form."""
+    state = game.state()
+    number = len(state.turns) + 1
+    values = turn_values(undone)
+    shown: dict[str, Any] | None = None
+    if htmx and values:
+        # the turn was taken from this very state: its look is one the table may take again
+        with contextlib.suppress(RulesError):
+            shown = preview(state, values)
+    if shown is None:
+        return after_write(game, N_("Turn %(number)s undone.", number=number), state)
+    message = N_("Turn %(number)s undone: what was entered for it is back in the form, to mend and record again.", number=number)
+    return render_game(game, state, values=values, message=message, **shown)
 
 
 def recorded_elsewhere(game: SpyGame) -> Response:
