@@ -331,6 +331,8 @@ def test_an_undo_puts_the_undone_deals_numbers_back_in_the_form_to_mend_and_reco
     html = answer.get_data(as_text=True)
     assert answer.status_code == 200 and "Deal 2 undone: its numbers are back in the form, to mend and record again." in html
     assert "Record deal 2" in html and boxes(html, [f"points-{seat}" for seat in range(4)]) == ["5", "30", "25", "0"]
+    # an undo meant to drop the deal, not mend it, drops its numbers in one tap
+    assert re.search(r'<a class="button discard" href="/black-spy/\w+\?mode=points"', html)
     assert len(game_state(app, game_id).deals) == 1
     # the numbers are the undoing phone's answer alone: the game's page, for any phone, has an empty form
     assert boxes(page(client, game_id), ["points-0"]) == [""]
@@ -339,23 +341,27 @@ def test_an_undo_puts_the_undone_deals_numbers_back_in_the_form_to_mend_and_reco
     # without JavaScript the undo comes as a 303 to the page, whose form is empty
     assert client.post(f"/black-spy/{game_id}/undo", data={"number": "2"}).status_code == 303
     html = page(client, game_id)
-    assert "Deal 2 undone." in html and "back in the form" not in html and boxes(html, ["points-0"]) == [""]
+    assert "Deal 2 undone." in html and "are back in the form" not in html and boxes(html, ["points-0"]) == [""]
 
 
 def test_a_deal_counted_by_cards_comes_back_counted_after_its_undo(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     post_cards(client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3)
-    rest = game_state(app, game_id).deals[0].entry.cards[3]
+    counted = game_state(app, game_id).deals[0].entry.cards
     html = client.post(f"/black-spy/{game_id}/undo", data={"number": "1"}, headers={"HX-Request": "true"}).get_data(as_text=True)
     assert re.search(r'href="[^"]*\?mode=cards"[^>]*aria-current="page"', html)
     assert boxes(html, ["black_spies-0", "low_blacks-0", "coloured_spies-0", "coloured_spies-2"]) == ["2", "3", "1", "2"]
-    # the rest's row, which the page filled in, comes back as the rules counted it
-    assert boxes(html, ["black_spies-3", "low_blacks-3", "coloured_spies-3"]) == [
-        str(rest.black_spies),
-        str(rest.low_blacks),
-        str(rest.coloured_spies),
-    ]
     assert re.search(r'name="high-10" value="3" checked', html) and re.search(r'name="high-8" value="0" checked', html)
+    # the rest goes to the dealer, as the form gives it, and is worked out from the others' counts:
+    # one count mended (Ben took no Black Spy after all) is a deck that still adds up
+    assert re.search(r'name="rest" value="0"[^>]*checked', html)
+    fields = dict(re.findall(r'name="((?:black_spies|low_blacks|coloured_spies)-[123])"[^>]*value="(\d*)"', html, re.S))
+    fields.update(re.findall(r'name="(high-\d+)" value="(\d)" checked', html))
+    fields["black_spies-1"] = "0"
+    assert client.post(f"/black-spy/{game_id}/deals", data={"mode": "cards", "rest": "0", **fields}).status_code == 303
+    mended = game_state(app, game_id).deals[0].entry.cards
+    assert (mended[0].black_spies, mended[1].black_spies) == (counted[0].black_spies + 1, 0)
+    assert [seat.low_blacks for seat in mended] == [seat.low_blacks for seat in counted]
 
 
 def test_an_undo_sent_from_an_out_of_date_page_changes_nothing(client: FlaskClient, app: Flask) -> None:

@@ -127,6 +127,8 @@ def test_an_undo_puts_the_undone_rounds_points_back_in_the_form_to_mend_and_reco
     assert answer.status_code == 200 and "Round 2 undone: its points are back in the form, to mend and record again." in html
     typed = [re.search(rf'name="points-{seat}"[^>]*value="([^"]*)"', html, re.S).group(1) for seat in range(3)]
     assert typed == ["7", "-2", "12"] and "Record round 2" in html
+    # an undo meant to drop the round, not mend it, drops its points in one tap
+    assert re.search(rf'<a href="/scorepad/{game_id}">Discard these numbers</a>', html)
     assert len(exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["rounds"]) == 1
     # the pad's page, for any phone, has an empty form; without JavaScript an undo says only that
     fresh = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
@@ -134,7 +136,7 @@ def test_an_undo_puts_the_undone_rounds_points_back_in_the_form_to_mend_and_reco
     post_round(client, game_id, (7, 2, 12))
     assert client.post(f"/scorepad/{game_id}/undo", data={"number": "2"}).status_code == 303
     html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
-    assert "Round 2 undone." in html and "back in the form" not in html
+    assert "Round 2 undone." in html and "are back in the form" not in html
 
 
 def test_an_edit_follows_through_and_may_not_reach_the_target_before_the_last_round(client: FlaskClient, app: Flask) -> None:

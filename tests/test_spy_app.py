@@ -388,6 +388,14 @@ def test_an_undo_puts_the_undone_turns_look_and_answer_back_in_the_form(client: 
     assert "Turn 2 undone: what was entered for it is back in the form, to mend and record again." in text(html)
     assert re.search(r'name="look" value="0:1" checked', html) and re.search(r'name="answer" value="top-secret" checked', html)
     assert len(spy_state(app, game_id).turns) == 1
+    # another card tapped asks its answer anew: the one chosen went with the card it was chosen for
+    retapped = page(client, game_id, look="0:3", answer="top-secret", answer_for="0:1", number="2")
+    assert re.search(r'name="look" value="0:3" checked', retapped) and not re.search(
+        r'name="answer" value="[^"]+" checked', retapped
+    )
+    assert re.search(
+        r'name="answer" value="top-secret" checked', page(client, game_id, look="0:1", answer="top-secret", answer_for="0:1")
+    )
     # the game's page, for any phone, has nothing chosen; mended, the turn is recorded again
     assert " checked" not in base_section(page(client, game_id), ANA)
     play_on = take_turn(client, game_id, "0:1", "safe")
@@ -395,7 +403,7 @@ def test_an_undo_puts_the_undone_turns_look_and_answer_back_in_the_form(client: 
     # without JavaScript the undo comes as a 303 to the page, nothing chosen in it
     assert client.post(f"/spy/{game_id}/undo", data={"number": "2"}).status_code == 303
     html = page(client, game_id)
-    assert "Turn 2 undone." in text(html) and "back in the form" not in html and " checked" not in base_section(html, ANA)
+    assert "Turn 2 undone." in text(html) and "is back in the form" not in html and " checked" not in base_section(html, ANA)
 
 
 def test_a_tracked_spys_move_comes_back_with_its_undo(client: FlaskClient, app: Flask) -> None:

@@ -163,7 +163,10 @@ def test_without_htmx_an_undo_still_asks_first(bare_phone: Page, server: Server)
     phone.goto(game)
     record_the_first_deal(phone)
     posts = deal_posts(phone)
-    assert answer_the_question(phone, "Undo deal 1", accept=False) == "Undo deal 1? Its points are removed."
+    assert (
+        answer_the_question(phone, "Undo deal 1", accept=False)
+        == "Undo deal 1? It leaves the game, and its numbers come back in the form."
+    )
     phone.evaluate("() => new Promise((done) => setTimeout(done, 100))")
     assert posts == []
     expect(phone.locator(".deals tbody tr")).to_have_count(1)

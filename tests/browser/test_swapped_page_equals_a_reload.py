@@ -102,9 +102,10 @@ def test_black_spy_after_a_record_an_undo_and_a_refusal_shows_what_a_reload_show
     accept_next_dialog(phone)
     phone.get_by_role("button", name="Undo deal 10").click()
     expect(phone.locator(".messages")).to_contain_text("Deal 10 undone")
-    # its numbers come back in the form, to mend; taken out, the page is a reload's
+    # its numbers come back in the form, to mend; dropped with one tap, the page is a reload's
     expect(phone.get_by_role("textbox", name="Cy", exact=True)).to_have_value("25")
-    enter_points(phone, {"Ana": "", "Ben": "", "Cy": "", "Dee": ""})
+    phone.get_by_role("link", name="Discard these numbers").click()
+    expect(phone.get_by_role("textbox", name="Cy", exact=True)).to_have_value("")
     same_as_a_reload(phone, "#game")
     enter_points(phone, {"Ana": 20, "Ben": 15, "Cy": 25, "Dee": 1})
     phone.get_by_role("button", name="Record deal 10").click()
@@ -210,10 +211,10 @@ def test_a_score_pad_after_a_record_an_undo_and_a_refusal_shows_what_a_reload_sh
     accept_next_dialog(phone)
     phone.get_by_role("button", name="Undo round 10").click()
     expect(phone.get_by_role("button", name="Record round 10")).to_be_visible()
-    # its points come back in the form, to mend; taken out, the page is a reload's
+    # its points come back in the form, to mend; dropped with one tap, the page is a reload's
     expect(phone.get_by_role("textbox", name="Cy", exact=True)).to_have_value("5")
-    for name in ("Ana", "Ben", "Cy"):
-        phone.get_by_role("textbox", name=name, exact=True).fill("")
+    phone.get_by_role("link", name="Discard these numbers").click()
+    expect(phone.get_by_role("textbox", name="Cy", exact=True)).to_have_value("")
     same_as_a_reload(phone, "#pad")
     phone.get_by_role("textbox", name="Ana", exact=True).fill("many")
     phone.get_by_role("button", name="Record round 10").click()

@@ -268,7 +268,12 @@ def undone_values(setup: bs.Setup, entry: bs.DealEntry) -> MultiDict[str, str]:
     """An undone deal as the form that records it again: its numbers back where the table
     typed them, to mend the one that was wrong rather than type them all again."""
     score = bs.score_deal(setup.rules, setup.players, entry)
-    return entry_values(entry, score.raw, score.shooter)
+    values = entry_values(entry, score.raw, score.shooter)
+    # counted by cards, the rest goes to whom the form gives it by default (the dealer),
+    # whose counts the page works out again from the others': a count mended is then a
+    # deck that still adds up, as it did when the table counted it
+    values.pop("rest", None)
+    return values
 
 
 def entry_values(entry: bs.DealEntry, raw: Sequence[int], shooter: int | None) -> MultiDict[str, str]:

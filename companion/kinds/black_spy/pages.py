@@ -159,7 +159,8 @@ def after_undo(game: BlackSpyGame, undone: Deal) -> Response:
         return after_write(game, N_("Deal %(number)s undone.", number=undone.number))
     values = undone_values(game.setup(), undone.entry())
     message = N_("Deal %(number)s undone: its numbers are back in the form, to mend and record again.", number=undone.number)
-    return render_game(game, game.state(), mode=values["mode"], message=message, values=values)
+    # kept: beside Record, a way to drop them, for a deal undone to be dropped rather than mended
+    return render_game(game, game.state(), mode=values["mode"], message=message, values=values, kept=True)
 
 
 def deal_message(state: bs.GameState) -> str:

@@ -78,7 +78,8 @@ def after_undo(game: ScorepadGame, undone_points: Sequence[int] | None, number: 
     if not htmx:
         return after_write(game, N_("Round %(number)s undone.", number=number))
     message = N_("Round %(number)s undone: its points are back in the form, to mend and record again.", number=number)
-    return render_game(game, game.state(), message=message, values=round_values(undone_points))
+    # kept: with a way to drop them, for a round undone to be dropped rather than mended
+    return render_game(game, game.state(), message=message, values=round_values(undone_points), kept=True)
 
 
 def round_message(state: sp.ScorepadState) -> str:
