@@ -364,6 +364,29 @@ def test_a_deal_counted_by_cards_comes_back_counted_after_its_undo(client: Flask
     assert [seat.low_blacks for seat in mended] == [seat.low_blacks for seat in counted]
 
 
+def sent_as_shown(html: str) -> dict[str, str]:
+    """What the deal form of a page or fragment sends as it stands: its boxes, its hidden
+    fields and its checked choices."""
+    form = html[html.index('class="card deal-form"') :].split("</form>", 1)[0]
+    fields = dict(re.findall(r'<input[^>]*?name="([^"]+)"[^>]*?value="([^"]*)"(?![^>]*type="radio")', form))
+    fields.update(re.findall(r'<input type="radio" name="([^"]+)" value="([^"]*)"[^>]*?checked', form))
+    return fields
+
+
+@pytest.mark.parametrize("counted", [False, True], ids=["by points", "by cards"])
+def test_a_deal_undone_and_recorded_again_unchanged_is_the_same_deal(client: FlaskClient, app: Flask, counted: bool) -> None:
+    game_id = start_game(client, first_dealer="3")
+    if counted:
+        post_cards(client, game_id, {0: (2, 3, 1), 1: (1, 0, 0), 2: (0, 0, 2)}, {8: 0, 9: 1, 10: 3, 11: 0}, rest=3)
+    else:
+        post_points(client, game_id, [20, 15, 25, 0])
+    deal = game_state(app, game_id).deals[0]
+    html = client.post(f"/black-spy/{game_id}/undo", data={"number": "1"}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    again = client.post(f"/black-spy/{game_id}/deals", data=sent_as_shown(html))
+    assert again.status_code == 303, text(again.get_data(as_text=True))
+    assert game_state(app, game_id).deals[0].entry == deal.entry
+
+
 def test_an_undo_sent_from_an_out_of_date_page_changes_nothing(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     post_points(client, game_id, [20, 15, 25, 0])

@@ -113,7 +113,8 @@ def test_without_a_target_the_table_ends_it_and_undo_reopens_it(client: FlaskCli
     html = client.get(f"/scorepad/{game_id}").get_data(as_text=True)
     assert "Ben and Cy share the win with 30 points each." in html and "The table ended the game." in html
     assert exported(client, f"/scorepad/{game_id}/export.json")["games"][0]["ended"] is True
-    assert client.post(f"/scorepad/{game_id}/undo", data={"number": "2"}).status_code == 303
+    undone = client.post(f"/scorepad/{game_id}/undo", data={"number": "2"}, headers={"HX-Request": "true"})
+    assert "The end undone: the game is open again." in undone.get_data(as_text=True)
     reopened = exported(client, f"/scorepad/{game_id}/export.json")["games"][0]
     assert reopened["ended"] is False and reopened["derived"]["winners"] == [] and len(reopened["rounds"]) == 1
 

@@ -387,6 +387,8 @@ def test_an_undo_puts_the_undone_turns_look_and_answer_back_in_the_form(client: 
     assert answer.status_code == 200
     assert "Turn 2 undone: what was entered for it is back in the form, to mend and record again." in text(html)
     assert re.search(r'name="look" value="0:1" checked', html) and re.search(r'name="answer" value="top-secret" checked', html)
+    # and a way to start the turn again (a "no spy" after all), which the game's own page has not
+    assert "Start this turn again" in html and "Start this turn again" not in page(client, game_id)
     assert len(spy_state(app, game_id).turns) == 1
     # another card tapped asks its answer anew: the one chosen went with the card it was chosen for
     retapped = page(client, game_id, look="0:3", answer="top-secret", answer_for="0:1", number="2")
@@ -396,6 +398,8 @@ def test_an_undo_puts_the_undone_turns_look_and_answer_back_in_the_form(client: 
     assert re.search(
         r'name="answer" value="top-secret" checked', page(client, game_id, look="0:1", answer="top-secret", answer_for="0:1")
     )
+    # a card with one answer says which card its answer goes with too
+    assert '<input type="hidden" name="answer_for" value="0:spy">' in page(client, game_id, look="0:spy")
     # the game's page, for any phone, has nothing chosen; mended, the turn is recorded again
     assert " checked" not in base_section(page(client, game_id), ANA)
     play_on = take_turn(client, game_id, "0:1", "safe")

@@ -272,6 +272,27 @@ def test_counting_cards_shows_each_players_points_and_where_the_rest_goes(phone:
     expect(phone.locator(".deals tbody tr").first).to_contain_text("25")
 
 
+def test_a_deal_counted_by_cards_and_undone_keeps_the_rests_counts_when_the_rest_moves(phone: Page, server: Server) -> None:
+    new_game(phone, server.url, first_dealer=3)
+    phone.get_by_role("link", name="By cards").click()
+    enter_counts(phone)
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_role("button", name="Undo it").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 undone: its numbers are back in the form")
+    # the dealer's row, the rest, shows what the deal gave it; made a row to type in, it keeps it
+    rest = [phone.locator(f"#{key}-3") for key in ("black_spies", "low_blacks", "coloured_spies")]
+    counted = [box.input_value() for box in rest]
+    assert counted != ["", "", ""]
+    phone.get_by_label("Nobody gets the rest: I typed every count").check()
+    for box, value in zip(rest, counted, strict=True):
+        expect(box).to_have_value(value)
+        expect(box).to_be_editable()
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.locator(".messages")).to_contain_text("Deal 1 recorded.")
+
+
 @pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390px", "320px"])
 def test_long_names_leave_the_whole_cards_table_on_the_phone_the_rest_column_too(
     browser: Browser, server: Server, viewport: dict

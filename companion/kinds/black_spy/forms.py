@@ -264,11 +264,11 @@ def form_values(played: bs.PlayedDeal) -> MultiDict[str, str]:
     return entry_values(played.entry, played.raw, played.shooter)
 
 
-def undone_values(setup: bs.Setup, entry: bs.DealEntry) -> MultiDict[str, str]:
+def undone_values(entry: bs.DealEntry) -> MultiDict[str, str]:
     """An undone deal as the form that records it again: its numbers back where the table
-    typed them, to mend the one that was wrong rather than type them all again."""
-    score = bs.score_deal(setup.rules, setup.players, entry)
-    values = entry_values(entry, score.raw, score.shooter)
+    typed them, to mend the one that was wrong rather than type them all again. (A shoot is
+    asked again as it is recorded again: the record form carries no answer to it.)"""
+    values = entry_values(entry, entry.raw if isinstance(entry, bs.PointsEntry) else (), None)
     # counted by cards, the rest goes to whom the form gives it by default (the dealer),
     # whose counts the page works out again from the others': a count mended is then a
     # deck that still adds up, as it did when the table counted it

@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 
 from companion import service
 from companion.rules import N_, Message, Nn_, RulesError
-from companion.service import posted_number
+from companion.service import Written, posted_number
 from companion.web import answers
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
@@ -62,7 +62,8 @@ def deal_form_context(
             # once one player's cards hold every black one, the points shown are the shoot's
             "shoot": bs.shoot_scores(rules, len(state.setup.players)),
         },
-        # numbers another phone beat this one to are kept on screen, with a way to drop them
+        # numbers not recorded (another phone beat this one to them, or an undo put them back)
+        # are kept on screen, with a way to drop them
         "kept": kept,
         "totals": totals,
         "submission": submission(),
@@ -150,17 +151,18 @@ def after_write(
     return redirect(url_for("black_spy.show", game_id=game.id), code=303)
 
 
-def after_undo(game: BlackSpyGame, undone: Deal) -> Response:
+def after_undo(written: Written[BlackSpyGame]) -> Response:
     """After an undo: the game, with the undone deal's numbers back in the form, as they were
     before Record was tapped. A deal is undone at once to mend what was mistyped in it: the
     table changes that box and records the deal again, rather than type it all anew. Without
     JavaScript the page comes by a 303 (after_write), and its form is empty."""
+    game, state, undone = written.game, written.state or written.game.state(), written.row
     if not htmx:
-        return after_write(game, N_("Deal %(number)s undone.", number=undone.number))
-    values = undone_values(game.setup(), undone.entry())
+        return after_write(game, N_("Deal %(number)s undone.", number=undone.number), state=state)
+    values = undone_values(undone.entry())
     message = N_("Deal %(number)s undone: its numbers are back in the form, to mend and record again.", number=undone.number)
     # kept: beside Record, a way to drop them, for a deal undone to be dropped rather than mended
-    return render_game(game, game.state(), mode=values["mode"], message=message, values=values, kept=True)
+    return render_game(game, state, mode=values["mode"], message=message, values=values, kept=True)
 
 
 def deal_message(state: bs.GameState) -> str:

@@ -109,7 +109,7 @@ def undo(game_id: str) -> Response:
     if not written.done:
         message = N_("Another phone changed this game just now; nothing was undone.")
         return pages.render_game(written.game, written.game.state(), message=message, status=409)
-    return pages.after_undo(written.game, written.row)
+    return pages.after_undo(written)
 
 
 @bp.route("/black-spy/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])

@@ -3,7 +3,7 @@ edit page of a past round, and what the table is told after a write or a refusal
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import flash, get_flashed_messages, redirect, render_template, url_for
@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 
 from companion import service
 from companion.rules import N_, Message, Nn_, RulesError
-from companion.service import posted_number
+from companion.service import Written, posted_number
 from companion.web import answers
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
@@ -31,8 +31,10 @@ ALREADY_RECORDED = N_("This round was already recorded; it is counted once.")
 
 
 def form_context(
-    values: Mapping[str, str] | None = None, errors: Mapping[str, str] | None = None, kept: bool = False
+    values: Mapping[str, str] | None = None, errors: Mapping[str, str] | None = None, kept: bool | str = False
 ) -> dict[str, Any]:
+    # kept: numbers shown that are not recorded, with a way to drop them; "undone" when an
+    # undo put them back (its news says so: the form does not say they were typed here)
     return {"values": values or {}, "errors": errors or {}, "kept": kept, "submission": submission()}
 
 
@@ -69,17 +71,19 @@ def after_write(game: ScorepadGame, message: str, added: bool = False, undo_here
     return redirect(url_for("scorepad.show", game_id=game.id), code=303)
 
 
-def after_undo(game: ScorepadGame, undone_points: Sequence[int] | None, number: int) -> Response:
+def after_undo(written: Written[ScorepadGame]) -> Response:
     """After an undo: the pad, with the undone round's points back in the form, as they were
-    before Record was tapped, to mend the one mistyped. The
-    end undone reopens the pad; without JavaScript the page comes by a 303, its form empty."""
-    if undone_points is None:
+    before Record was tapped, to mend the one mistyped. The end undone reopens the pad;
+    without JavaScript the page comes by a 303, its form empty."""
+    game, points = written.game, written.row.points
+    if points is None:
         return after_write(game, N_("The end undone: the game is open again."))
+    number = len((written.state or game.state()).rounds) + 1
     if not htmx:
         return after_write(game, N_("Round %(number)s undone.", number=number))
     message = N_("Round %(number)s undone: its points are back in the form, to mend and record again.", number=number)
     # kept: with a way to drop them, for a round undone to be dropped rather than mended
-    return render_game(game, game.state(), message=message, values=round_values(undone_points), kept=True)
+    return render_game(game, game.state(), message=message, values=round_values(points), kept="undone")
 
 
 def round_message(state: sp.ScorepadState) -> str:

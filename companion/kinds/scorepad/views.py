@@ -106,14 +106,13 @@ def end(game_id: str) -> Response:
 def undo(game_id: str) -> Response:
     """Remove the last input (a round, or the end): an ended game reopens."""
     game = load(game_id)
-    rounds = len(game.state().rounds)
     written = service.undo(game, request.form.get("number", ""), phone=phone())
     if written.outcome is Outcome.GONE:
         return pages.render_game(game, game.state(), message=N_("There is nothing to undo."), status=409)
     if not written.done:
         message = N_("Another phone changed this game just now; nothing was undone.")
         return pages.render_game(written.game, written.game.state(), message=message, status=409)
-    return pages.after_undo(written.game, written.row.points, rounds)
+    return pages.after_undo(written)
 
 
 @bp.route("/scorepad/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])

@@ -112,7 +112,9 @@ def turn_values(turn: rules.Turn) -> dict[str, str]:
     answered. What an undo puts back, for the table to mend the one tap that was wrong.
 
     >>> turn_values(rules.Turn(0, rules.Move(2, turn_after=True), rules.SpyAction(1, 4, rules.Answer.SAFE)))
-    {'steps': '2', 'turn_after': '1', 'look': '1:4', 'answer': 'safe'}
+    {'steps': '2', 'turn_after': '1', 'look': '1:4', 'answer': 'safe', 'answer_for': '1:4'}
+    >>> turn_values(rules.Turn(0, rules.Move(0, other_end=True), rules.SpyAction(2, None, rules.Answer.SPY)))
+    {'other_end': '1', 'look': '2:spy', 'answer': 'spy', 'answer_for': '2:spy'}
     """
     values: dict[str, str] = {}
     if turn.move is not None:
@@ -121,7 +123,8 @@ def turn_values(turn: rules.Turn) -> dict[str, str]:
         values.update({key: "1" for key in ("turn_before", "turn_after", "other_end") if getattr(turn.move, key)})
     if turn.spy is not None:
         values["look"] = f"{turn.spy.target}:{'spy' if turn.spy.card is None else turn.spy.card}"
-        values["answer"] = str(turn.spy.answer)
+        # the answer goes with that card (spy/_now.html): another card tapped asks anew
+        values["answer"], values["answer_for"] = str(turn.spy.answer), values["look"]
     return values
 
 

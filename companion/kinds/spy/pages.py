@@ -11,6 +11,7 @@ from flask import flash, get_flashed_messages, redirect, url_for
 from werkzeug.wrappers import Response
 
 from companion.rules import N_, Message, Nn_, RulesError
+from companion.service import Written
 from companion.web.extensions import htmx
 from companion.web.fragments import page_or_fragment
 from companion.web.i18n import say
@@ -34,6 +35,7 @@ def render_game(
     look: tuple[int, int | None] | None = None,
     answers: tuple[rules.Answer, ...] = (),
     seen: rules.SpyState | None = None,
+    kept: bool = False,
 ) -> Response:
     """The game page, or for htmx what a turn changes: the turn card and the bases
     (``#spy-now``) and the game's other regions out of band.
@@ -54,6 +56,8 @@ def render_game(
         "mirror": mirror or {},
         "look": look,
         "answers": answers,
+        # a turn an undo put back: with a way to drop it
+        "kept": kept,
         "submission": submission(),
         "Answer": rules.Answer,
         "OutReason": rules.OutReason,
@@ -70,22 +74,24 @@ def after_write(game: SpyGame, message: str, state: rules.SpyState | None = None
     return redirect(url_for("spy.show", game_id=game.id), code=303)
 
 
-def after_undo(game: SpyGame, undone: rules.Turn) -> Response:
+def after_undo(written: Written[SpyGame]) -> Response:
     """After an undo: the game, with the undone turn's move and look back in the form, as
-    they were before Record was tapped, to mend the one tap that was wrong. A turn with
-    neither, or a page without JavaScript (a 303 to the game page), gets an empty form."""
-    state = game.state()
+    they were before Record was tapped, to mend the one tap that was wrong (or to start the
+    turn again). A turn with neither, or a page without JavaScript (a 303 to the game page),
+    gets an empty form."""
+    game, state = written.game, written.state or written.game.state()
     number = len(state.turns) + 1
-    values = turn_values(undone)
+    values = turn_values(written.row.entry())
     shown: dict[str, Any] | None = None
     if htmx and values:
-        # the turn was taken from this very state: its look is one the table may take again
+        # the turn was taken from this very state, so its look is one the table may take again;
+        # should the rules ever refuse it, the form comes empty rather than as an error
         with contextlib.suppress(RulesError):
             shown = preview(state, values)
     if shown is None:
         return after_write(game, N_("Turn %(number)s undone.", number=number), state)
     message = N_("Turn %(number)s undone: what was entered for it is back in the form, to mend and record again.", number=number)
-    return render_game(game, state, values=values, message=message, **shown)
+    return render_game(game, state, values=values, message=message, kept=True, **shown)
 
 
 def recorded_elsewhere(game: SpyGame) -> Response:

@@ -166,7 +166,7 @@ def undo(game_id: str) -> Response:
     if not written.done:
         message = N_("Another phone changed this game just now; nothing was undone.")
         return pages.render_game(written.game, written.game.state(), message=message, status=409)
-    return pages.after_undo(written.game, written.row.entry())
+    return pages.after_undo(written)
 
 
 @bp.get("/spy/<game_id>/export.json")

@@ -13,7 +13,8 @@
   function updateRest(form) {
     const chosen = form.querySelector("input[name=rest]:checked");
     const rest = chosen ? chosen.value : "none";
-    // as the page comes, the rest's boxes hold what was left, never anything typed
+    // as the page comes, the rest's boxes hold what was left, or the counts an undo put back
+    // (their default values): another rest button gives those back instead of wiping them
     const first = !form.dataset.restKnown;
     form.dataset.restKnown = "yes";
     form.querySelectorAll("tr[data-seat]").forEach((row) => {
@@ -22,7 +23,7 @@
       // a row made "the rest" shows what is left, and keeps what was typed in it: a tap on
       // another rest button gives those counts back instead of wiping them
       if (isRest && !wasRest) {
-        row.querySelectorAll("input.count").forEach((input) => { input.dataset.typed = first ? "" : input.value; });
+        row.querySelectorAll("input.count").forEach((input) => { input.dataset.typed = first ? input.defaultValue : input.value; });
       } else if (!isRest && wasRest) {
         row.querySelectorAll("input.count").forEach((input) => { input.value = input.dataset.typed || ""; });
       }
