@@ -78,12 +78,13 @@ def after_undo(written: Written[ScorepadGame]) -> Response:
     game, points = written.game, written.row.points
     if points is None:
         return after_write(game, N_("The end undone: the game is open again."))
-    number = len((written.state or game.state()).rounds) + 1
+    state = written.state or game.state()
+    number = len(state.rounds) + 1
     if not htmx:
         return after_write(game, N_("Round %(number)s undone.", number=number))
     message = N_("Round %(number)s undone: its points are back in the form, to mend and record again.", number=number)
     # kept: with a way to drop them, for a round undone to be dropped rather than mended
-    return render_game(game, game.state(), message=message, values=round_values(points), kept="undone")
+    return render_game(game, state, message=message, values=round_values(points), kept="undone")
 
 
 def round_message(state: sp.ScorepadState) -> str:
