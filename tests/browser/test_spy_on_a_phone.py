@@ -163,6 +163,21 @@ def four_players(phone: Page, server: Server) -> str:
     return new_spy_game(phone, server.url, ("Ana", "Ben", "Cy", "Dee"), first_player=0)
 
 
+def test_a_turn_an_undo_put_back_can_be_started_again_as_no_spy(phone: Page, server: Server) -> None:
+    new_spy_game(phone, server.url, ("Ana", "Ben"), 0)
+    tap(phone, BEN, 3)
+    answer(phone, "A bomb")
+    record(phone, "tssss! It is lit.")
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_role("button", name="Undo turn 1").click()
+    expect(phone.get_by_role("radio", name=re.compile("^A bomb"))).to_be_checked()
+    # Ana did not spy after all: one tap clears the card and its answer
+    phone.get_by_role("link", name="Start this turn again").click()
+    expect(phone.locator("#spy-answers")).to_have_count(0)
+    phone.get_by_role("button", name="Record the turn: no spy").click()
+    expect(phone.locator(".messages")).to_contain_text("Ana did not spy.")
+
+
 def test_a_tapped_cards_answers_and_its_record_button_come_into_view_by_the_card(phone: Page, server: Server) -> None:
     four_players(phone, server)
     # Ben's base is the second of four: the answers used to come below Dee's, off the screen
