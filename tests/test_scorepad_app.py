@@ -420,11 +420,14 @@ def test_the_news_of_a_round_just_recorded_carries_its_undo(client: FlaskClient,
     assert number == "2"
     assert client.post(undo, data={"number": "2"}).status_code == 303
     assert len(game_state(app, pad).rounds) == 1
-    # a refusal's news carries none, nor the end's
+    # a refusal's news carries none
     assert "undo-here" not in post_round(client, pad, ("many", 1, 1), htmx=True).get_data(as_text=True)
-    assert "undo-here" not in client.post(f"/scorepad/{pad}/end", data={"number": "2"}, headers={"HX-Request": "true"}).get_data(
-        as_text=True
-    )
+    # the end's carries its own, as a round's: an end tapped by mistake is one tap from open again
+    ended = client.post(f"/scorepad/{pad}/end", data={"number": "2"}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    news, undo, number = news_and_its_undo(ended)
+    assert "The game is over." in news and 'hx-confirm="Undo the end? The game opens again."' in news and number == "2"
+    assert client.post(undo, data={"number": number}, headers={"HX-Request": "true"}).status_code == 200
+    assert not game_state(app, pad).ended
 
 
 def test_a_round_edit_is_saved_when_only_another_round_was_recorded_meanwhile(client: FlaskClient) -> None:

@@ -57,7 +57,7 @@ def render_game(
         "messages": [*get_flashed_messages(), *([message] if message else [])],
         "added": added and len(state.rounds) > 1,
         # the news of a round just recorded carries its undo, under the scorer's thumb
-        "undo_here": undo_here and bool(state.rounds) and not state.ended,
+        "undo_here": undo_here and bool(state.rounds),
         **form_context(**form),
     }
     return page_or_fragment("scorepad/game.html", "scorepad/_changed.html", status, **context)

@@ -99,7 +99,8 @@ def end(game_id: str) -> Response:
         return pages.after_write(written.game, N_("The game was already ended."))
     if not written.done:
         return pages.render_game(written.game, written.game.state(), message=pages.CHANGED_ELSEWHERE, status=409)
-    return pages.after_write(written.game, N_("The game is over."))
+    # the news carries its undo, as a round's does: an end tapped by mistake is one tap away
+    return pages.after_write(written.game, N_("The game is over."), undo_here=True)
 
 
 @bp.post("/scorepad/<game_id>/undo")
