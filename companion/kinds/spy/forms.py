@@ -80,6 +80,16 @@ def _whole(text: str | None, field_name: str, what: Message) -> int | None:
         raise RulesError.about(field_name, N_("%(what)s must be a whole number.", what=what)) from None
 
 
+def look_text(look: tuple[int, int | None]) -> str:
+    """A look as the form sends it, what look_from_form reads: ``"seat:card"`` or ``"seat:spy"``.
+
+    >>> look_text((2, 5)), look_text((1, None))
+    ('2:5', '1:spy')
+    """
+    seat, card = look
+    return f"{seat}:{'spy' if card is None else card}"
+
+
 def look_from_form(text: str | None) -> tuple[int, int | None] | None:
     """Read a tap on an opponent's base: ``"seat:card"``, ``"seat:spy"`` or nothing.
 
@@ -122,7 +132,7 @@ def turn_values(turn: rules.Turn) -> dict[str, str]:
             values["steps"] = str(turn.move.steps)
         values.update({key: "1" for key in ("turn_before", "turn_after", "other_end") if getattr(turn.move, key)})
     if turn.spy is not None:
-        values["look"] = f"{turn.spy.target}:{'spy' if turn.spy.card is None else turn.spy.card}"
+        values["look"] = look_text((turn.spy.target, turn.spy.card))
         # the answer goes with that card (spy/_now.html): another card tapped asks anew
         values["answer"], values["answer_for"] = str(turn.spy.answer), values["look"]
     return values

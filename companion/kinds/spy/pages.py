@@ -18,7 +18,7 @@ from companion.web.i18n import say
 from companion.web.parts import submission
 
 from . import rules
-from .forms import preview, turn_values
+from .forms import look_text, preview, turn_values
 from .models import SpyGame
 
 ALREADY_RECORDED = N_("This turn was already recorded; it is counted once.")
@@ -55,6 +55,8 @@ def render_game(
         "messages": [*get_flashed_messages(), *([message] if message else [])],
         "mirror": mirror or {},
         "look": look,
+        # the look an answer chosen goes with (spy/_now.html): another card tapped asks anew
+        "answer_for": look_text(look) if look else "",
         "answers": answers,
         # a turn an undo put back: with a way to drop it
         "kept": kept,
