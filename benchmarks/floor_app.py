@@ -5,6 +5,11 @@ session into SQLite (WAL, as the companion runs it), commits, and renders a frag
 names and numbers with Jinja, compressed by Flask-Compress like every companion page. No
 rules, no game to read, no kept figures: what is left is the price of the stack itself.
 benchmarks/write_floor.py serves it with granian beside the companion and times it.
+
+``/tap`` is the same write as a phone's page makes it: the companion's css and htmx, a form
+of six numbers posted by htmx to ``/tap/record``, whose answer (the six numbers and the
+form again) takes the form's place. benchmarks/tap.py taps it beside the companion's entries:
+the least any htmx tap that writes can cost on this stack and this machine.
 """
 
 from __future__ import annotations
@@ -35,6 +40,20 @@ FRAGMENT = """<div id="game"><p>Deal {{ number }} recorded.</p><table>
 <input name="number" value="{{ number + 1 }}"><button>Record</button></form></div>"""
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]
+
+# the tap's form: six labelled numbers, posted by htmx, its answer in its place
+TAP_FRAGMENT = """<div id="game">{% if scores %}<p>Deal {{ number }} recorded.</p><table>
+{% for name, points in scores %}<tr><th>{{ name }}</th><td>{{ points }}</td></tr>{% endfor %}
+</table>{% endif %}<form hx-post="/tap/record" hx-target="#game" hx-swap="outerHTML">
+<input type="hidden" name="csrf_token" value="{{ csrf_token() }}"><input type="hidden" name="number" value="{{ number + 1 }}">
+{% for name in names %}<label>{{ name }} <input name="points-{{ loop.index0 }}" inputmode="numeric"></label>{% endfor %}
+<button>Record</button></form></div>"""
+# htmx as the companion configures it (templates/base.html): no settle delay, no eval
+TAP_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"defaultSettleDelay":0}'>
+<link rel="stylesheet" href="/static/app.css"><script src="/static/htmx.min.js"></script>
+<title>Floor</title></head><body><main>{{ fragment|safe }}</main></body></html>"""
 
 
 def _wal(connection, _record) -> None:
@@ -74,6 +93,18 @@ def create_app() -> Flask:
         db.session.add(Row(game="floor", number=number, points=",".join(map(str, points))))
         db.session.commit()
         return render_template_string(FRAGMENT, number=number, scores=list(zip(NAMES, points, strict=True)))
+
+    @app.get("/tap")
+    def tap_page() -> str:
+        return render_template_string(TAP_PAGE, fragment=render_template_string(TAP_FRAGMENT, number=0, scores=(), names=NAMES))
+
+    @app.post("/tap/record")
+    def tap_record() -> str:
+        number = int(request.form["number"])
+        points = [int(request.form[f"points-{seat}"]) for seat in range(6)]
+        db.session.add(Row(game="tap", number=number, points=",".join(map(str, points))))
+        db.session.commit()
+        return render_template_string(TAP_FRAGMENT, number=number, scores=list(zip(NAMES, points, strict=True)), names=NAMES)
 
     return app
 

@@ -12,6 +12,12 @@ in a run, and the median of thirty moves less than one of ten). A tap's time run
 ``click`` to the last htmx ``afterSettle`` with nothing swapping, settling or in flight (the goal's figure);
 "drawn" runs on to the end of the frame that shows it, the layout and paint included.
 
+After each pair, the same phone taps the floor (benchmarks/floor_app.py's ``/tap``, served
+beside the companion as benchmarks/write_floor.py serves it): a page of the companion's css
+and htmx whose form of six numbers is posted, written and answered with the least any htmx
+write can do. What a tap of the companion costs over it is what the companion's own pages,
+server and scripts add; the floor over the css is what the stack and this machine cost.
+
 Run by hand (a minute or two):
 
     .venv/bin/python benchmarks/tap.py [--taps 10] [--throttle 4]
@@ -20,6 +26,7 @@ Run by hand (a minute or two):
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -30,6 +37,7 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import black_spy, import_games, scorepad_game, spy_game
+from benchmarks.write_floor import floor_server
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, Server, free_port, phone_context, touched
 
 # counts the page's settles from a tap's click until nothing swaps, settles or waits
@@ -88,6 +96,11 @@ def scorepad_entry(page: Page) -> None:
         page.get_by_role("textbox", name=name, exact=True).fill("5")
 
 
+def floor_entry(page: Page) -> None:
+    for box in page.get_by_role("textbox").all():
+        box.fill("10")
+
+
 def no_entry(page: Page) -> None:
     pass
 
@@ -135,7 +148,10 @@ def main() -> None:
             for number in (early, late):
                 games.append(with_id(make(tap_number, number), f"tap{index}{number:03d}{tap_number:03d}"))
 
-    server = Server(Path(tempfile.mkdtemp()), free_port()).start()
+    folder = Path(tempfile.mkdtemp())
+    server = Server(folder / "companion", free_port()).start()
+    floor_port = free_port()
+    floor = floor_server(folder / "floor", floor_port)
     try:
         import_games(server, games)
         with sync_playwright() as playwright:
@@ -148,8 +164,10 @@ def main() -> None:
             print(f"{taps} taps on each, CPU slowed {arguments.throttle:g}x, 390x844; medians in ms")
             print(
                 f"{'entry':28} {'early':>7} {'late':>7} {'late/early':>11} {'css':>6} {'late/css':>9}"
-                f" {'drawn early':>12} {'drawn late':>11}  elements after the tap"
+                f" {'drawn early':>12} {'drawn late':>11} {'late/floor':>11}  elements after the tap"
             )
+            floors: list[float] = []
+            every_css: list[float] = []
             for index, (label, path, (word, early, late), _, fill, button) in enumerate(kinds):
                 if path not in only:
                     continue
@@ -157,6 +175,7 @@ def main() -> None:
                 drawn: dict[int, list[float]] = {early: [], late: []}
                 sizes: dict[int, int] = {}
                 css: list[float] = []
+                floor_taps: list[float] = []
                 for tap_number in range(taps):
                     for number in (early, late):
                         url = f"{server.url}/{path}/tap{index}{number:03d}{tap_number:03d}"
@@ -165,14 +184,24 @@ def main() -> None:
                         drawn[number].append(shown)
                         sizes[number] = after
                     css.extend(page.evaluate(FETCH_CSS) for _ in range(CSS_FETCHES))
+                    floor_taps.append(tap(page, f"http://127.0.0.1:{floor_port}/tap", floor_entry, "Record")[0])
+                floors.extend(floor_taps)
+                every_css.extend(css)
                 first, last, yardstick = (statistics.median(times[early]), statistics.median(times[late]), statistics.median(css))
                 print(
                     f"{label:28} {first:>7.0f} {last:>7.0f} {last / first:>11.2f} {yardstick:>6.1f} {last / yardstick:>9.1f}"
                     f" {statistics.median(drawn[early]):>12.0f} {statistics.median(drawn[late]):>11.0f}"
-                    f"  {word} {early}: {sizes[early]}, {word} {late}: {sizes[late]}"
+                    f" {last / statistics.median(floor_taps):>11.2f}  {word} {early}: {sizes[early]}, {word} {late}: {sizes[late]}"
                 )
+            floor_tap, yardstick = statistics.median(floors), statistics.median(every_css)
+            print(
+                f"the floor: an htmx form of six numbers, written and answered by benchmarks/floor_app.py:"
+                f" {floor_tap:.0f} ms a tap, {floor_tap / yardstick:.1f}x the css ({len(floors)} taps)"
+            )
             browser.close()
     finally:
+        os.killpg(floor.pid, 15)
+        floor.wait()
         server.stop()
 
 

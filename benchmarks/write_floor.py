@@ -49,6 +49,8 @@ def floor_server(folder: Path, port: int, database_url: str | None = None) -> su
     static = folder / "static"
     static.mkdir(parents=True)
     shutil.copy(HERE.parent / "static" / "css" / "app.css", static / "app.css")
+    # the page benchmarks/tap.py taps loads htmx as the companion's pages do
+    shutil.copy(next((HERE.parent / "static" / "vendor").glob("htmx-*.min.js")), static / "htmx.min.js")
     env = {
         **os.environ,
         "FLOOR_DATABASE_URL": database_url or f"sqlite:///{folder / 'floor.sqlite3'}",
