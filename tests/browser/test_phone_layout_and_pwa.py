@@ -160,6 +160,36 @@ def test_a_pads_totals_have_each_name_level_with_its_total(phone: Page, server: 
     assert len(offsets) == 3 and all(abs(offset) <= 2 for offset in offsets), offsets
 
 
+@pytest.mark.parametrize(
+    ("names", "lines"),
+    [
+        (("Ana", "Ben", "Cy", "Dee"), [4]),
+        (("Ana", "Ben", "Cy", "Dee", "Eve"), [3, 2]),
+        (("Ana", "Ben", "Cy", "Dee", "Eve", "Fay"), [3, 3]),
+        # a longer name takes the room it needs, whole: fewer a line
+        (("Alexandra", "Bartholomew", "Evangeline", "Fitzgerald"), [2, 2]),
+    ],
+)
+def test_the_high_blacks_takers_stand_in_even_lines_never_one_alone(
+    phone: Page, server: Server, names: tuple[str, ...], lines: list[int]
+) -> None:
+    new_game(phone, server.url, names=names, first_dealer=len(names) - 1)
+    phone.get_by_role("link", name="By cards").click()
+    chips = phone.get_by_role("group", name="Black 8 2 points taken by")
+    expect(chips.get_by_role("radio")).to_have_count(len(names))
+    # the chips' lines: how many chips share each top edge, top to bottom
+    counted = chips.evaluate(
+        """(fieldset) => {
+          const tops = [...fieldset.querySelectorAll(".chip")].map((chip) => Math.round(chip.getBoundingClientRect().top));
+          return [...new Set(tops)].map((top) => tops.filter((other) => other === top).length);
+        }"""
+    )
+    assert counted == lines
+    # and each name whole on its chip: one line of text, as tall as the chip's thumb-sized least
+    heights = chips.evaluate("(fieldset) => [...fieldset.querySelectorAll('.chip span')].map((span) => span.offsetHeight)")
+    assert all(height <= 48 for height in heights), heights
+
+
 @pytest.mark.parametrize("kind", ["black_spy", "spy", "scorepad"])
 def test_every_name_box_shows_its_whole_hint_on_a_320_pixel_phone(browser: Browser, server: Server, kind: str) -> None:
     context = phone_context(browser, viewport=SMALL_PHONE)
