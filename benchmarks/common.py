@@ -5,7 +5,7 @@ forms read back, a percentile, and the games they load through ``companion impor
   its cookies, gzip and brotli asked for as a phone asks (benchmarks/pages.py,
   write_floor.py, export_scale.py);
 - :class:`Connection`: the same on asyncio's raw streams, for a load generator that keeps
-  hundreds of phones in one loop (benchmarks/load.py, servers.py); :func:`start_game` opens
+  hundreds of phones in one loop (benchmarks/load.py, server_load.py); :func:`start_game` opens
   a Black Spy game through it as a phone does;
 - :class:`Answer`: what both return; :meth:`Answer.text` undoes gzip and brotli;
 - :func:`deal_form`, :func:`stylesheet`: what a page names, read back: the next deal's
