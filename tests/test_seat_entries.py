@@ -155,6 +155,26 @@ def test_a_shooter_says_so_on_their_own_phone(client: FlaskClient, phones: list[
     assert deals(client, game) == [by_points(70, -5, -5, 0, shooter="Ana")]
 
 
+def test_a_shooter_who_types_the_shoots_0_is_told_to_type_the_points_taken_and_nothing_is_kept(
+    client: FlaskClient, phones: list[FlaskClient]
+) -> None:
+    game = start_game(client, NAMES)
+    links = seat_links(client, f"/black-spy/{game}")
+    version = client.get(f"/black-spy/{game}").headers["ETag"]
+    # the shoot's 0 is the score, not the count: kept, it could never add up with the others'
+    refused = send(phones[0], links[0], points=0, shot="yes")
+    assert refused.status_code == 422
+    assert "Ana cannot have taken all 16 black cards with 0: that is 80 plus -5 per coloured Spy." in refused.get_data(
+        as_text=True
+    ).replace("&#39;", "'")
+    assert client.get(f"/black-spy/{game}").headers["ETag"] == version
+    # the count those cards make is taken, and the deal records itself once the rest are in
+    assert send(phones[0], links[0], points=75, shot="yes").status_code in (200, 303)
+    for seat, points in ((1, -5), (2, -5), (3, -5)):
+        send(phones[seat], links[seat], points=points)
+    assert deals(client, game) == [by_points(75, -5, -5, -5, shooter="Ana")]
+
+
 def test_points_that_allow_a_shoot_nobody_claimed_are_asked_of_the_high_scorer(
     client: FlaskClient, phones: list[FlaskClient]
 ) -> None:

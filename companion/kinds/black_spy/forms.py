@@ -255,7 +255,9 @@ def share_from_form(setup: bs.Setup, seat: int, form: Mapping[str, str]) -> bs.S
         raise RulesError.about("points", not_whole(name, text[:20])) from None
     if not rules.min_raw <= points <= rules.max_raw:
         raise RulesError.about("points", bs.impossible_points(rules, name, points))
-    return bs.Share(points=points, shot=shot)
+    share = bs.Share(points=points, shot=shot)
+    bs.check_share(rules, name, share)
+    return share
 
 
 def form_values(played: bs.PlayedDeal) -> MultiDict[str, str]:

@@ -71,7 +71,7 @@ from .rulesets import (
     rule_set,
 )
 from .seating import Setup, draw_first_dealer, new_setup
-from .shares import Share, ShootUnanswered, deal_from_shares, several_shot
+from .shares import Share, ShootUnanswered, check_share, deal_from_shares, several_shot
 
 __all__ = [
     "BLACK_CARDS",
@@ -112,6 +112,7 @@ __all__ = [
     "Standing",
     "check_cards",
     "check_points",
+    "check_share",
     "check_shoot",
     "count_out_of_range",
     "deal_from_shares",

@@ -237,18 +237,7 @@ def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shoo
         raise RulesError.about("shooter", N_("The shooter must be one of the players."))
     name = players[shooter]
     spy = rules.coloured_spy_points
-    taken_spies = _coloured_spies_in(raw[shooter] - rules.black_points, spy)
-    if taken_spies is None or not 0 <= taken_spies <= COLOURED_SPIES:
-        message = N_(
-            "%(name)s cannot have taken all %(blacks)s black cards with %(points)s: that is "
-            "%(black_points)s plus %(spy)s per coloured Spy.",
-            name=name,
-            blacks=BLACK_CARDS,
-            points=raw[shooter],
-            black_points=rules.black_points,
-            spy=spy,
-        )
-        raise RulesError.about("shooter", message)
+    taken_spies = shooters_coloured_spies(rules, name, raw[shooter])
     others = [seat for seat in range(len(players)) if seat != shooter]
     spies = [_coloured_spies_in(raw[seat], spy) for seat in others]
     # when coloured spies are worth nothing their count cannot be read from the points
@@ -264,6 +253,32 @@ def check_shoot(rules: RuleSet, players: Sequence[str], raw: Sequence[int], shoo
             held=held,
         )
         raise RulesError.about("shooter", message)
+
+
+def shooters_coloured_spies(rules: RuleSet, name: str, points: int, field: str = "shooter") -> int:
+    """How many coloured Spies a player who took all 16 black cards took beside them, to
+    score ``points``; refused (about ``field``) when no such hand scores so.
+
+    >>> shooters_coloured_spies(STANDARD, "A", 70)
+    2
+    >>> shooters_coloured_spies(STANDARD, "A", 0)
+    Traceback (most recent call last):
+    ...
+    companion.rules.RulesError: A cannot have taken all 16 black cards with 0: that is 80 plus -5 per coloured Spy.
+    """
+    taken_spies = _coloured_spies_in(points - rules.black_points, rules.coloured_spy_points)
+    if taken_spies is None or not 0 <= taken_spies <= COLOURED_SPIES:
+        message = N_(
+            "%(name)s cannot have taken all %(blacks)s black cards with %(points)s: that is "
+            "%(black_points)s plus %(spy)s per coloured Spy.",
+            name=name,
+            blacks=BLACK_CARDS,
+            points=points,
+            black_points=rules.black_points,
+            spy=rules.coloured_spy_points,
+        )
+        raise RulesError.about(field, message)
+    return taken_spies
 
 
 def _coloured_spies_in(points: int, spy_points: int) -> int | None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from companion.rules import N_, Either, Message, RulesError, Unanswered
 
-from .deals import Cards, CardsEntry, DealEntry, PointsEntry, check_points, check_shoot, shoot_candidates
-from .rulesets import BLACK_CARDS, HIGH_BLACKS, RuleSet
+from .deals import Cards, CardsEntry, DealEntry, PointsEntry, check_points, check_shoot, shoot_candidates, shooters_coloured_spies
+from .rulesets import BLACK_CARDS, HIGH_BLACKS, STANDARD, RuleSet  # noqa: F401  (STANDARD: the doctests score by it)
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,21 @@ class Share:
     @property
     def says_shot(self) -> bool:
         return self.shot is True or (self.cards is not None and self.cards.black_cards == BLACK_CARDS)
+
+
+def check_share(rules: RuleSet, name: str, share: Share) -> None:
+    """Refuse a share that cannot be right on its own, before the others are in: points that
+    say "I took all 16 black cards" must be what those cards score with the coloured Spies
+    taken beside them (the raw count, not the shoot's 0), or the whole could never add up.
+
+    >>> check_share(STANDARD, "Ana", Share(points=75, shot=True))
+    >>> check_share(STANDARD, "Ana", Share(points=0, shot=True))
+    Traceback (most recent call last):
+    ...
+    companion.rules.RulesError: Ana cannot have taken all 16 black cards with 0: that is 80 plus -5 per coloured Spy.
+    """
+    if rules.shoot_rule and share.shot is True and share.cards is None:
+        shooters_coloured_spies(rules, name, int(share.points or 0), field="points")
 
 
 class ShootUnanswered(Unanswered):
