@@ -151,6 +151,11 @@ class GameKind:
         """Its input numbered ``number``, as a sentence names it ("deal 4", "round 4")."""
         raise NotImplementedError
 
+    def changed_name(self, number: int, before: Mapping[str, str]) -> Message:
+        """The input an edit or undo changed, as the game's history names it: its input
+        numbered ``number``, which held ``before`` (each value by what it is of)."""
+        return self.entry_name(number)
+
     def share_words(self, game: Game, share: Mapping[str, Any]) -> str:
         """A share as the table reads it in a list of who sent what ("12", "75, shot")."""
         raise NotImplementedError

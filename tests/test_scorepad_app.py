@@ -430,6 +430,19 @@ def test_the_news_of_a_round_just_recorded_carries_its_undo(client: FlaskClient,
     assert not game_state(app, pad).ended
 
 
+def test_the_changes_name_an_undone_end_as_the_end_and_not_as_a_round(client: FlaskClient) -> None:
+    pad = start_pad(client)
+    post_round(client, pad, (1, 2, 3))
+    assert client.post(f"/scorepad/{pad}/end", data={"number": "2"}).status_code == 303
+    assert client.post(f"/scorepad/{pad}/undo", data={"number": "2"}).status_code == 303
+    assert post_round(client, pad, (4, 5, 6)).status_code == 303
+    assert client.post(f"/scorepad/{pad}/undo", data={"number": "2"}).status_code == 303
+    changes = re.search(r'<section id="changes".*?</section>', client.get(f"/scorepad/{pad}").get_data(as_text=True), re.S)
+    said = re.findall(r"<li>([^:<]+) at ", changes.group(0))
+    # newest first: round 2 was a round, the end before it was no round 2
+    assert said == ["Round 2 undone", "The end undone"], said
+
+
 def test_a_round_edit_is_saved_when_only_another_round_was_recorded_meanwhile(client: FlaskClient) -> None:
     game_id = start_pad(client)
     assert post_round(client, game_id, (10, -5, 3)).status_code == 303

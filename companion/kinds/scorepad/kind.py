@@ -71,6 +71,10 @@ class Scorepad(GameKind):
     def entry_name(self, number: int) -> Message:
         return N_("round %(number)s", number=number)
 
+    def changed_name(self, number: int, before: Mapping[str, str]) -> Message:
+        # the end holds no points: an undone end is not a round, whose number it only shares
+        return N_("round %(number)s", number=number) if before else N_("the end")
+
     def share_words(self, game: Game, share: Mapping[str, Any]) -> str:
         return str(share["points"])
 
