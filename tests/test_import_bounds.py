@@ -172,6 +172,9 @@ SPY_GAME = {"kind": "spy", "players": ["Ana", "Ben"], "colours": {"Ana": "green"
         (a_file([{**SPY_GAME, "first_player": ["Ana"]}]), "is not one of the players"),
         (a_file([{**SPY_GAME, "turns": [{"player": ["Ana"]}]}]), "a turn names its player"),
         (a_file([black_spy_game(1, first_dealer={"P1": 1})]), "is not one of the players"),
+        # a value the file left out or set to null is said as the file says it, not in Python's words
+        (a_file([black_spy_game(1, first_dealer=None)]), "the first dealer null is not one of the players"),
+        (a_file([{**SPY_GAME, "first_player": True}]), "the first player true is not one of the players"),
         (a_file([black_spy_game(1, created_at="9999-12-31T00:00:00")]), "is not a time a game was played"),
         (a_file([black_spy_game(1, created_at="0001-01-01T00:00:00+01:00")]), "is not an ISO 8601 time"),
         (a_file([black_spy_game(1, created_at="0001-01-01")]), "is not a time a game was played"),

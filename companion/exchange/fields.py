@@ -46,9 +46,16 @@ class Bad(ValueError):
 
 
 def shown(value: Any) -> str:
-    # a value from the file, quoted and cut short: it is shown, never trusted
+    """A value from the file, quoted and cut short: it is shown, never trusted. JSON's own
+    words for its constants, as the file has them (Python's would say None for null).
+
+    >>> shown(None), shown(True), shown("Ana"), shown(7), shown(["Ana"])
+    ('null', 'true', "'Ana'", '7', '[…]')
+    """
     if isinstance(value, dict | list):
         return "{…}" if isinstance(value, dict) else "[…]"
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
     return repr(value)[:40]
 
 
