@@ -17,9 +17,12 @@
     while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start -= 1;
     return (point - start) % 10;
   }
+  const MOST_DIGITS = 12;
   function parsePoints(text) {
     const found = /^([-+]?)(\p{Nd}+)$/u.exec((text || "").trim().replace("\u2212", "-"));
-    if (!found) return null;
+    // more digits than any kind's rules take (they refuse such a number unread): left out of
+    // the sum as a box it cannot read, where adding it gave "1e+23"
+    if (!found || found[2].length > MOST_DIGITS) return null;
     const value = [...found[2]].reduce((sum, digit) => sum * 10 + digitValue(digit), 0);
     return found[1] === "-" ? -value : value;
   }
