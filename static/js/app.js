@@ -34,6 +34,8 @@
     namePhones(root);
     const toggle = document.getElementById("wake-lock");
     if (toggle && "wakeLock" in navigator) toggle.closest(".wake-lock").hidden = false;
+    // a phone that turned it off (to spare its battery) keeps it off on every page after
+    if (toggle && keptOff()) toggle.checked = false;
     // no toggle to offer: say why, so a missing feature is never silently hidden
     root.querySelectorAll(".wake-lock-missing").forEach((note) => {
       // at a plain address the line under the bar already says it; here only the browser's own lack
@@ -61,6 +63,14 @@
   // keep the screen on while a game is open: the lock is dropped whenever the page
   // is hidden, so it is asked for again each time the page comes back
   let lock = null;
+  // on unless this phone said off (a browser that keeps nothing, as in private browsing, asks again)
+  const WAKE_LOCK_OFF = "companion-wake-lock-off";
+  function keptOff() {
+    try { return localStorage.getItem(WAKE_LOCK_OFF) === "1"; } catch (error) { return false; }
+  }
+  function keepOff(off) {
+    try { if (off) localStorage.setItem(WAKE_LOCK_OFF, "1"); else localStorage.removeItem(WAKE_LOCK_OFF); } catch (error) { /* kept for this page only */ }
+  }
   async function wantLock() {
     const toggle = document.getElementById("wake-lock");
     if (!toggle || !toggle.checked || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
@@ -74,6 +84,7 @@
   }
   document.addEventListener("change", (event) => {
     if (event.target.id !== "wake-lock") return;
+    keepOff(!event.target.checked);
     if (event.target.checked) wantLock(); else if (lock) { lock.release(); lock = null; }
   });
   document.addEventListener("visibilitychange", wantLock);

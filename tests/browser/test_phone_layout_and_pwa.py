@@ -336,6 +336,19 @@ def test_the_wake_lock_toggle_is_shown_and_on_during_a_game(phone: Page, server:
     expect(toggle).to_be_checked()
 
 
+def test_a_phone_that_turns_the_screen_lock_off_keeps_it_off_on_the_next_pages(phone: Page, server: Server) -> None:
+    game = new_game(phone, server.url)
+    phone.get_by_label("Keep screen on").uncheck()
+    phone.reload()
+    expect(phone.get_by_label("Keep screen on")).not_to_be_checked()
+    # another game's page too, and on again once this phone says so
+    new_game(phone, server.url)
+    expect(phone.get_by_label("Keep screen on")).not_to_be_checked()
+    phone.get_by_label("Keep screen on").check()
+    phone.goto(game)
+    expect(phone.get_by_label("Keep screen on")).to_be_checked()
+
+
 def test_the_first_load_of_a_game_page_is_at_most_30_kb_all_from_the_app(browser: Browser, pages: dict[str, str]) -> None:
     context = phone_context(browser, service_workers="block")
     first = transferred(context, pages["game"])
