@@ -349,6 +349,23 @@ def test_a_phone_that_turns_the_screen_lock_off_keeps_it_off_on_the_next_pages(p
     expect(phone.get_by_label("Keep screen on")).to_be_checked()
 
 
+def test_the_table_display_on_an_upright_phone_shows_every_total_whole(phone: Page, server: Server) -> None:
+    names = ("Alessandra", "Bartholomew", "Maximilian", "Dmitri")
+    new_game(phone, server.url, names=names, first_dealer=3)
+    enter_points(phone, dict(zip(names, (40, 20, 0, 0), strict=True)))
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(phone.get_by_role("heading", name="Deal 2: Alessandra deals")).to_be_visible()
+    phone.goto(phone.locator("a[href*='/watch/']").first.get_attribute("href") + "/table")
+    totals = phone.locator(".table-standings .total")
+    expect(totals).to_have_count(4)
+    # each total on one line, wholly on the screen: a long name gives way, never a number
+    for row in range(4):
+        box = totals.nth(row).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        assert totals.nth(row).evaluate("(total) => total.getClientRects().length") == 1
+        assert box["height"] < 2 * float(totals.nth(row).evaluate("(total) => parseFloat(getComputedStyle(total).lineHeight)"))
+
+
 def test_the_first_load_of_a_game_page_is_at_most_30_kb_all_from_the_app(browser: Browser, pages: dict[str, str]) -> None:
     context = phone_context(browser, service_workers="block")
     first = transferred(context, pages["game"])
