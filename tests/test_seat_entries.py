@@ -185,6 +185,9 @@ def test_points_that_allow_a_shoot_nobody_claimed_are_asked_of_the_high_scorer(
     assert deals(client, game) == []
     asked = phones[0].get(links[0]).get_data(as_text=True)
     assert "Did you take all 16 black cards?" in asked
+    # in its own words alone: the table's question, which names Ana, is for the other phones
+    assert "Did Ana take all 16 black cards?" not in asked
+    assert "Did Ana take all 16 black cards?" in phones[1].get(links[1]).get_data(as_text=True)
     assert "Did Ana take all 16 black cards?" in client.get(f"/black-spy/{game}").get_data(as_text=True)
     send(phones[0], links[0], points=70, shot="no")
     assert deals(client, game) == [by_points(70, -5, -5, 0)]
