@@ -282,9 +282,13 @@ def test_a_share_the_rules_cannot_read_is_refused_in_words_and_changes_nothing(
 def test_renewed_links_leave_the_old_ones_opening_nothing(client: FlaskClient, phones: list[FlaskClient]) -> None:
     game = start_game(client, NAMES)
     old = seat_links(client, f"/black-spy/{game}")
-    assert client.post(f"/black-spy/{game}/phones").status_code == 303
+    renewed = client.post(f"/black-spy/{game}/phones", follow_redirects=True)
+    # the scorer lands on the new links, to hand them out, and is told the old ones are dead
+    assert renewed.request.path == f"/black-spy/{game}/phones"
+    assert "New links made: the old ones open nothing now." in renewed.get_data(as_text=True)
     new = seat_links(client, f"/black-spy/{game}")
     assert set(old).isdisjoint(new)
+    assert all(link in renewed.get_data(as_text=True) for link in new)
     assert phones[0].get(old[0]).status_code == 404
     assert phones[0].post(old[0], data={"points": "20", "number": "1"}).status_code == 404
     assert phones[0].get(new[0]).status_code == 200

@@ -143,7 +143,7 @@ def phones_page(game: Game) -> str:
     if not kind.seat_shares:
         abort(404)
     links = service.links(game)
-    return render_template("seats/phones.html", game=game, kind=kind, links=links, messages=get_flashed_messages())
+    return render_template("seats/phones.html", game=game, kind=kind, links=links)
 
 
 def renew(game: Game) -> Response:
@@ -152,7 +152,8 @@ def renew(game: Game) -> Response:
         abort(404)
     service.links(game, renew=True)
     flash(say(N_("New links made: the old ones open nothing now. Hand each player their new one.")))
-    return redirect(request.path.rsplit("/", 1)[0], code=303)
+    # back to the links, where the new ones are to hand out
+    return redirect(request.path, code=303)
 
 
 # --- a seat's page --------------------------------------------------------------------

@@ -89,6 +89,13 @@
   });
   document.addEventListener("visibilitychange", wantLock);
 
+  // a plain form whose undoing is not one tap (new links for every player) asks first, as
+  // htmx's hx-confirm asks for the forms it sends; without script it goes as it is
+  document.addEventListener("submit", (event) => {
+    const form = event.target.closest("form[data-confirm]");
+    if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
+
   // an answer htmx does not swap in (a server fault, an expired form, too many tries, a
   // database out of reach, a full disk) is said above the page, in the server's own words
   // when its answer has them, so that a tap on Record never ends in silence. A proxy

@@ -284,3 +284,19 @@ def test_what_a_player_types_while_their_pages_ask_is_on_its_way_is_kept(browser
     expect(dee.locator(".shares")).to_contain_text("2 of 4 in for deal 1")
     player_context.close()
     context.close()
+
+
+def test_new_links_are_asked_for_twice_and_then_shown_to_hand_out(phone: Page, server: Server) -> None:
+    game = new_game(phone, server.url)
+    phone.goto(f"{game}/phones")
+    links = phone.locator("a[data-seat]")
+    old = links.all_inner_texts()
+    # a tap by mistake, taken back: every player's link still works
+    phone.once("dialog", lambda dialog: dialog.dismiss())
+    phone.get_by_role("button", name="Make new links").click()
+    expect(links).to_have_text(old)
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_role("button", name="Make new links").click()
+    expect(phone.get_by_text("New links made: the old ones open nothing now.")).to_be_visible()
+    expect(links).to_have_count(len(old))
+    assert set(links.all_inner_texts()).isdisjoint(old)
