@@ -121,3 +121,13 @@ def test_pages_are_compressed_and_static_files_cached_for_a_year_under_a_version
     response = client.get(css)
     assert response.status_code == 200
     assert response.cache_control.max_age == 365 * 24 * 3600
+
+
+def test_the_deals_table_says_what_the_line_under_each_deal_number_is(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    post_points(client, game_id, [15, 15, 15, 15])
+    html = page(client, game_id)
+    # "Ana · left" under a deal's number is its dealer and its pass, and the table says so
+    assert re.search(r'<span class="meta">Ana · left</span></th>', html)
+    assert "Under each deal's number: who dealt it, and which way the cards were passed." in html
+    assert "Under each deal's number" in client.get(f"/black-spy/{game_id}/all").get_data(as_text=True)
