@@ -269,7 +269,8 @@ def test_a_share_the_rules_cannot_read_is_refused_in_words_and_changes_nothing(
     links = seat_links(client, f"/black-spy/{game}")
     version = client.get(f"/black-spy/{game}").headers["ETag"]
     for typed, said in (
-        ("", "Enter Ana&#39;s points (0 if none)."),
+        # said to the player whose phone it is, not of them
+        ("", "Enter your points (0 if none)."),
         ("1x", "is not a whole number"),
         ("99", "99 is not possible"),
     ):
@@ -423,6 +424,9 @@ def test_a_score_pads_round_is_recorded_when_every_player_sent_their_points(clie
     assert "2 of 3 in for round 1" in client.get(f"/scorepad/{pad}").get_data(as_text=True)
     refused = send(phones[2], links[2], points="lots")
     assert refused.status_code == 422
+    # a box left empty is asked of the player whose phone it is, in their own words
+    refused = send(phones[2], links[2], points="")
+    assert refused.status_code == 422 and "Enter your points (0 if none)." in refused.get_data(as_text=True)
     send(phones[2], links[2], points=7)
     rounds = exported(client, f"/scorepad/{pad}/export.json")["games"][0]["rounds"]
     assert rounds == [{"Vic": 4, "Wes": -2, "Xia": 7}]

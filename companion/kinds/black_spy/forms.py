@@ -245,7 +245,8 @@ def share_from_form(setup: bs.Setup, seat: int, form: Mapping[str, str]) -> bs.S
         return bs.Share(cards=bs.Cards(high_blacks=high, **counts), shot=shot)
     text = (form.get("points") or "").strip().replace("\u2212", "-")
     if not text:
-        raise RulesError.about("points", points_missing(name))
+        # said on the player's own phone: to them, not of them
+        raise RulesError.about("points", your_points_missing())
     digits = text.lstrip("+-")
     if len(digits) > bs.MAX_SCORE_DIGITS and digits.isdecimal():
         raise RulesError.about("points", bs.too_long(rules, name))
@@ -303,6 +304,10 @@ def entry_values(entry: bs.DealEntry, raw: Sequence[int], shooter: int | None) -
 
 def points_missing(name: str) -> Message:
     return N_("Enter %(name)s's points (0 if none).", name=name)
+
+
+def your_points_missing() -> Message:
+    return N_("Enter your points (0 if none).")
 
 
 def not_whole(name: str, text: str) -> Message:

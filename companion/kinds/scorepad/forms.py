@@ -105,6 +105,9 @@ def share_from_form(setup: sp.Setup, seat: int, form: Mapping[str, str]) -> int:
     >>> share_from_form(sp.Setup("Rummy", ("Ana", "Ben")), 1, {"points": "−3"})
     -3
     """
+    if not (form.get("points") or "").strip():
+        # said on the player's own phone: to them, not of them
+        raise RulesError.about("points", N_("Enter your points (0 if none)."))
     alone = sp.Setup(setup.name, (setup.players[seat],))
     try:
         return points_from_form(alone, {"points-0": form.get("points", "")})[0]
