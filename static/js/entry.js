@@ -17,13 +17,13 @@
     while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start -= 1;
     return (point - start) % 10;
   }
-  const MOST_DIGITS = 12;
   function parsePoints(text) {
     const found = /^([-+]?)(\p{Nd}+)$/u.exec((text || "").trim().replace("\u2212", "-"));
-    // more digits than any kind's rules take (they refuse such a number unread): left out of
-    // the sum as a box it cannot read, where adding it gave "1e+23"
-    if (!found || found[2].length > MOST_DIGITS) return null;
+    if (!found) return null;
     const value = [...found[2]].reduce((sum, digit) => sum * 10 + digitValue(digit), 0);
+    // a number past what a script counts exactly, far past what any kind's rules take (they
+    // refuse it): left out of the sum as a box it cannot read, where adding it gave "1e+23"
+    if (!Number.isSafeInteger(value)) return null;
     return found[1] === "-" ? -value : value;
   }
   // a sign typed first (or put by the ± key) is a number on its way, not a slip
