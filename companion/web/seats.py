@@ -153,7 +153,7 @@ def renew(game: Game) -> Response:
     service.links(game, renew=True)
     flash(say(N_("New links made: the old ones open nothing now. Hand each player their new one.")))
     # back to the links, where the new ones are to hand out
-    return redirect(request.path, code=303)
+    return redirect(url_for(request.endpoint or "", **(request.view_args or {})), code=303)
 
 
 # --- a seat's page --------------------------------------------------------------------
