@@ -48,7 +48,8 @@ TAP_FRAGMENT = """<div id="game">{% if scores %}<p>Deal {{ number }} recorded.</
 <input type="hidden" name="csrf_token" value="{{ csrf_token() }}"><input type="hidden" name="number" value="{{ number + 1 }}">
 {% for name in names %}<label>{{ name }} <input name="points-{{ loop.index0 }}" inputmode="numeric"></label>{% endfor %}
 <button>Record</button></form></div>"""
-# htmx as the companion configures it (templates/base.html): no settle delay, no eval
+# htmx with the companion's settings that bear on a tap (templates/base.html): no settle
+# delay, no eval, no scripts from an answer
 TAP_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"defaultSettleDelay":0}'>

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -151,8 +152,9 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     server = Server(folder / "companion", free_port()).start()
     floor_port = free_port()
-    floor = floor_server(folder / "floor", floor_port)
+    floor: subprocess.Popen | None = None
     try:
+        floor = floor_server(folder / "floor", floor_port)
         import_games(server, games)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -200,9 +202,11 @@ def main() -> None:
             )
             browser.close()
     finally:
-        os.killpg(floor.pid, 15)
-        floor.wait()
         server.stop()
+        if floor is not None:
+            if floor.poll() is None:
+                os.killpg(floor.pid, 15)
+            floor.wait()
 
 
 if __name__ == "__main__":
